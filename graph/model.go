@@ -1,0 +1,143 @@
+package graph
+
+import "context"
+
+// Node is a stored node. One struct serves every kind; which fields are set
+// depends on the kind (see the field comments). Label is what a person reads:
+// a paper's title, an author's name, a subject's code, a concept's canonical
+// name, a repository's URL, an organisation's name.
+type Node struct {
+	ID        NodeID   `json:"-"`
+	Label     string   `json:"l"`
+	Name      string   `json:"n,omitempty"`  // subject: official name
+	Aliases   []string `json:"a,omitempty"`  // other spellings: paper titles, author names, concept aliases
+	Abstracts []string `json:"ab,omitempty"` // paper: every distinct abstract, first seen first
+	Year      int      `json:"y,omitempty"`  // paper
+	Sources   []string `json:"s,omitempty"`  // paper: every source document it was read from
+}
+
+// Kind returns the node's kind.
+func (n *Node) Kind() Kind { return n.ID.Kind() }
+
+// Record is one paper as a reader parsed it, before identity is resolved.
+// Text fields are as written in the source (LaTeX and all); ingest renders
+// and normalises them.
+type Record struct {
+	Title    string
+	Abstract string
+	Year     int      // 0 when unknown
+	Authors  []string // as written
+	Subjects []string // arXiv category codes, primary first
+	Line     int      // line in the source document where the record starts
+}
+
+// Document is one parsed input document: everything in it is committed
+// atomically or not at all.
+type Document struct {
+	Source   string // file path or other name shown in provenance and errors
+	Format   string // reader that parsed it, e.g. "profile", "subjects"
+	Records  []Record
+	Warnings []string // non-fatal oddities the reader noticed
+}
+
+// Term is a key term a TermExtractor found in a paper's text.
+type Term struct {
+	Name    string   // canonical form, e.g. "reinforcement learning"
+	Aliases []string // other forms seen, e.g. "RL"
+	Score   float64  // relevance to the paper, > 0
+}
+
+// TermExtractor finds the key terms of a paper. Implementations must be safe
+// for concurrent use and deterministic.
+type TermExtractor interface {
+	Extract(title, text string) []Term
+}
+
+// Store is the storage the graph needs. The Badger implementation is in
+// package store.
+type Store interface {
+	// Update runs fn in one atomic read-write transaction. fn may be called
+	// again when the transaction conflicts with another writer, so it must not
+	// have side effects outside tx.
+	Update(ctx context.Context, fn func(tx Tx) error) error
+	// Read opens a consistent read-only snapshot. The caller must Close it.
+	Read(ctx context.Context) (Reader, error)
+}
+
+// Reader reads one consistent snapshot of the graph. Iteration callbacks
+// return false to stop early. A Reader is not safe for concurrent use.
+type Reader interface {
+	// Node loads a node; ErrNotFound when absent.
+	Node(id NodeID) (Node, error)
+	// Lookup finds a node by an index key in a namespace (e.g. the
+	// title key of a paper); ErrNotFound when absent.
+	Lookup(ns Index, key string) (NodeID, error)
+	// Edges visits the edges of one type at id, outgoing or incoming, in id
+	// order.
+	Edges(id NodeID, t EdgeType, dir Direction, fn func(other NodeID, weight float64) bool) error
+	// Edge reports whether the edge src -t-> dst exists, and its weight.
+	Edge(src NodeID, t EdgeType, dst NodeID) (weight float64, ok bool, err error)
+	// List visits the ordered paper list of owner for edge type t, starting
+	// after the given sort key (nil: from the start).
+	List(owner NodeID, t EdgeType, after []byte, fn func(sortKey []byte) bool) error
+	// Pairs visits the derived pair counters of a (co-authors, co-occurring
+	// concepts) in id order.
+	Pairs(t EdgeType, a NodeID, fn func(b NodeID, n int64) bool) error
+	// Pair returns one pair counter (0 when absent).
+	Pair(t EdgeType, a, b NodeID) (int64, error)
+	// Counter returns a named counter (0 when absent).
+	Counter(name string) (int64, error)
+	// Terms visits the search-index entries of a namespace whose term starts
+	// with prefix, in term order.
+	Terms(ns Index, prefix string, fn func(term string, id NodeID) bool) error
+	// Close releases the snapshot.
+	Close()
+}
+
+// Tx is a read-write transaction: reads see its own writes.
+type Tx interface {
+	Reader
+	// NewID allocates a fresh id of a kind.
+	NewID(k Kind) (NodeID, error)
+	PutNode(n Node) error
+	PutLookup(ns Index, key string, id NodeID) error
+	// PutEdge writes src -t-> dst (and its reverse) with a weight and
+	// reports whether the edge is new.
+	PutEdge(src NodeID, t EdgeType, dst NodeID, weight float64) (created bool, err error)
+	// DeleteEdge removes the edge and its reverse, reporting whether it existed.
+	DeleteEdge(src NodeID, t EdgeType, dst NodeID) (existed bool, err error)
+	PutListEntry(owner NodeID, t EdgeType, sortKey []byte) error
+	DeleteListEntry(owner NodeID, t EdgeType, sortKey []byte) error
+	// AddPair adds delta to the pair counter a→b and returns the new value; a
+	// counter reaching 0 is deleted.
+	AddPair(t EdgeType, a, b NodeID, delta int64) (int64, error)
+	AddCounter(name string, delta int64) error
+	PutTerm(ns Index, term string, id NodeID) error
+}
+
+// Direction selects outgoing or incoming edges.
+type Direction uint8
+
+// Edge directions.
+const (
+	Out Direction = 1
+	In  Direction = 2
+)
+
+// Index names a lookup or search-index namespace. Its value is stored in
+// keys: never renumber.
+type Index uint8
+
+// Lookup namespaces (exact keys → one node) and search namespaces.
+const (
+	IdxPaperTitle   Index = 1  // TitleKey(title) → paper
+	IdxPaperShort   Index = 2  // TitleKey(short name before ":") → paper
+	IdxAuthorName   Index = 3  // NameKey(name) → author
+	IdxAuthorFold   Index = 4  // FoldKey(name) → author
+	IdxSubject      Index = 5  // code → subject
+	IdxConcept      Index = 6  // FoldKey(name or alias) → concept
+	IdxRepository   Index = 7  // lower-case "github.com/owner/repo" → repository
+	IdxOrganization Index = 8  // lower-case owner → organization
+	IdxSearch       Index = 9  // search tokens: term → node (any kind)
+	IdxConceptTail  Index = 10 // reversed words of a concept name → concept, for broader/narrower
+)

@@ -1,0 +1,139 @@
+package graph_test
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/researchkg/kg/graph"
+)
+
+func TestLatexToText(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`GD$^2$PO: Mitigating`, "GD²PO: Mitigating"},
+		{`\textbf{D}ebiasing via \textbf{I}nformation optimization for \textbf{R}M (DIR)`, "Debiasing via Information optimization for RM (DIR)"},
+		{`\textit{e.g.}, \textit{format} and \textit{response length}`, "e.g., format and response length"},
+		{`a $T\times I\times R$ grid`, "a T×I×R grid"},
+		{`improves by $57.65$ points`, "improves by 57.65 points"},
+		{`Sch{\"u}tze and \'{E}cole and {\ss}`, "Schütze and École and ß"},
+		{`Garc\'{\i}a`, "García"},
+		{`x$_2$ and $x_{ij}$`, "x₂ and xᵢⱼ"},
+		{`costs $5 per month`, "costs $5 per month"},
+		{`50\% of \& more`, "50% of & more"},
+		{"plain {braces} stay", "plain {braces} stay"},
+		{"  spaced\r\n out\ttext  ", "spaced out text"},
+		{`\unknown{kept} \alpha`, "kept α"},
+		{`$^{\dagger}$ note`, "^† note"},
+		{`$O(\log n)$ time`, "O(log n) time"},
+	} {
+		if got := graph.LatexToText(tc.in); got != tc.want {
+			t.Errorf("LatexToText(%q): got %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestTitleKey(t *testing.T) {
+	same := [][]string{
+		{"GD$^2$PO: Mitigating Multi-Reward Conflicts", "GD²PO: mitigating multi-reward conflicts", "gd2po  mitigating multi reward conflicts"},
+		{"SiameseNorm: Breaking the Barrier to Reconciling Pre/Post-Norm", "siamesenorm breaking the barrier to reconciling pre post norm"},
+		{"Café Études", "cafe etudes", "CAFÉ—ÉTUDES"},
+		{"ﬁne-tuning", "fine tuning"},
+	}
+	for _, group := range same {
+		k := graph.TitleKey(group[0])
+		for _, s := range group[1:] {
+			if got := graph.TitleKey(s); got != k {
+				t.Errorf("TitleKey(%q) = %q, want %q (as for %q)", s, got, k, group[0])
+			}
+		}
+	}
+	if graph.TitleKey("Skill Self-Play") == graph.TitleKey("Search Self-play") {
+		t.Error("different titles share a key")
+	}
+}
+
+func TestNameKeys(t *testing.T) {
+	if a, b := graph.NameKey("Hinrich  Schütze"), graph.NameKey("hinrich schu\u0308tze"); a != b {
+		t.Errorf("NFC: %q vs %q", a, b)
+	}
+	if graph.NameKey("Hinrich Schütze") == graph.NameKey("Hinrich Schutze") {
+		t.Error("NameKey must keep diacritics")
+	}
+	if a, b := graph.FoldKey("Hinrich Schütze"), graph.FoldKey("HINRICH SCHUTZE"); a != b {
+		t.Errorf("FoldKey: %q vs %q", a, b)
+	}
+	if got := graph.NameKey(`Sch{\"u}tze, Hinrich`); got != "schütze, hinrich" {
+		t.Errorf("NameKey with LaTeX accent: %q", got)
+	}
+}
+
+func TestParseID(t *testing.T) {
+	id := graph.MakeID(graph.KindConcept, 42)
+	got, err := graph.ParseID(id.String())
+	if err != nil || got != id || id.String() != "concept:42" {
+		t.Fatalf("round trip: %s → %v, %v", id, got, err)
+	}
+	for _, bad := range []string{"", "42", "paper:", "paper:0", "paper:-1", "paper:+1", "paper:01", "nope:3", "paper:1x", "paper:72057594037927936"} {
+		if _, err := graph.ParseID(bad); graph.ErrorCode(err) != graph.Invalid {
+			t.Errorf("ParseID(%q): got %v, want an Invalid error", bad, err)
+		}
+	}
+}
+
+func TestSubjects(t *testing.T) {
+	if n, ok := graph.SubjectName("cs.LG"); !ok || n != "Machine Learning" {
+		t.Errorf("cs.LG: %q %v", n, ok)
+	}
+	if c := graph.CanonicalSubject(" CS.lg "); c != "cs.LG" {
+		t.Errorf("CanonicalSubject: %q", c)
+	}
+	for s, want := range map[string]bool{"cs.LG": true, "eess.AS": true, "quant-ph": true, "physics.comp-ph": true, "hello world": false, "cs.": false, "Dynamo": false} {
+		if graph.LooksLikeSubject(s) != want {
+			t.Errorf("LooksLikeSubject(%q) != %v", s, want)
+		}
+	}
+}
+
+func FuzzLatexToText(f *testing.F) {
+	for _, s := range []string{`GD$^2$PO`, `\textbf{D}e`, `{\"u}`, `$$`, `\`, `{{{{`, `}}}`, `$^{`, `\'{`, "\xff$x$"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := graph.LatexToText(s)
+		if utf8.ValidString(s) && !utf8.ValidString(out) {
+			t.Fatalf("invalid UTF-8 out of valid input %q: %q", s, out)
+		}
+		if len(out) > 4*len(s)+16 {
+			t.Fatalf("output grew from %d to %d bytes", len(s), len(out))
+		}
+		k := graph.TitleKey(s)
+		if strings.Contains(k, "  ") || strings.TrimSpace(k) != k {
+			t.Fatalf("key %q not space-normalised", k)
+		}
+	})
+}
+
+func FuzzParseID(f *testing.F) {
+	f.Add("paper:1")
+	f.Add("author:18446744073709551615")
+	f.Fuzz(func(t *testing.T, s string) {
+		id, err := graph.ParseID(s)
+		if err != nil {
+			return
+		}
+		if back, err := graph.ParseID(id.String()); err != nil || back != id {
+			t.Fatalf("%q parsed to %v but %s does not round-trip", s, id, id)
+		}
+	})
+}
+
+func FuzzDecodeCursor(f *testing.F) {
+	f.Add("-BVhdHAgYmVuY2gAAQAAAAAAAAE")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, s string) {
+		k, err := graph.DecodeCursor(s)
+		if err == nil && graph.EncodeCursor(k) == "" {
+			t.Fatal("valid cursor encodes to nothing")
+		}
+	})
+}

@@ -1,0 +1,536 @@
+// Package nlp extracts key terms from paper titles and abstracts: prose's
+// part-of-speech tagger (model loaded once per process), noun-phrase
+// candidates, acronym definitions, canonical forms and a per-paper score.
+package nlp
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/jdkato/prose/v2"
+
+	"github.com/researchkg/kg/graph"
+)
+
+// Extractor finds key terms. It is safe for concurrent use: the tagger model
+// is read-only after loading.
+type Extractor struct {
+	model *prose.Model
+	max   int
+}
+
+var _ graph.TermExtractor = (*Extractor)(nil)
+
+var (
+	modelOnce sync.Once
+	model     *prose.Model
+)
+
+// taggerModel builds prose's tagger once per process. prose rebuilds its
+// model on every NewDocument without UsingModel (~200 ms each); taking the
+// model from a first tagging-only document loads the tagger and not the NER
+// classifier we do not use.
+func taggerModel() *prose.Model {
+	modelOnce.Do(func() {
+		doc, err := prose.NewDocument("init", prose.WithSegmentation(false), prose.WithExtraction(false))
+		if err != nil {
+			panic("nlp: load prose tagger: " + err.Error())
+		}
+		model = doc.Model
+	})
+	return model
+}
+
+// Option configures an Extractor.
+type Option func(*Extractor)
+
+// WithMaxTerms sets how many terms Extract returns per paper (default 15).
+func WithMaxTerms(n int) Option { return func(e *Extractor) { e.max = max(1, n) } }
+
+// New returns an Extractor, loading the tagger model on first use.
+func New(opts ...Option) *Extractor {
+	e := &Extractor{model: taggerModel(), max: 15}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
+}
+
+type token struct {
+	text string
+	tag  string
+}
+
+var urlRe = regexp.MustCompile(`(?i)\b(?:https?://|www\.)\S+|\b[a-z0-9.-]+\.(?:com|org|io|net)/\S*`)
+
+func (e *Extractor) tag(text string) []token {
+	text = urlRe.ReplaceAllString(text, " ")
+	doc, err := prose.NewDocument(text, prose.UsingModel(e.model),
+		prose.WithSegmentation(false), prose.WithExtraction(false))
+	if err != nil {
+		return nil
+	}
+	toks := doc.Tokens()
+	out := make([]token, len(toks))
+	for i, t := range toks {
+		out[i] = token{t.Text, t.Tag}
+	}
+	return out
+}
+
+// candidate accumulates evidence for one canonical term.
+type candidate struct {
+	name    string
+	aliases []string
+	freq    float64
+	first   int // token position of first occurrence
+	inTitle bool
+	defined bool // defined as an acronym's long form
+	words   int
+}
+
+// Extract returns the key terms of a paper, best first.
+func (e *Extractor) Extract(title, text string) []graph.Term {
+	title = graph.LatexToText(title)
+	text = graph.LatexToText(text)
+	// Title Case defeats the tagger (every word becomes NNP, verbs included):
+	// tag the title with plain words lower-cased, acronyms and names kept.
+	titleToks := e.tag(lowerTitle(title))
+	bodyToks := e.tag(text)
+	toks := make([]token, 0, len(titleToks)+1+len(bodyToks))
+	toks = append(toks, titleToks...)
+	toks = append(toks, token{".", "."})
+	toks = append(toks, bodyToks...)
+	nTitle := len(titleToks)
+
+	acr := findAcronyms(toks)
+	cands := map[string]*candidate{}
+	add := func(words []string, pos int, weight float64) {
+		name := canonical(words)
+		key := graph.FoldKey(name)
+		if key == "" || isGeneric(key, len(words)) {
+			return
+		}
+		c := cands[key]
+		if c == nil {
+			c = &candidate{name: name, first: pos, words: len(words)}
+			cands[key] = c
+		}
+		c.freq += weight
+		if pos < nTitle {
+			c.inTitle = true
+		}
+	}
+	// acronym definitions: the long form is the term, the acronym its alias
+	for _, a := range acr.defs {
+		name := canonical(a.long)
+		key := graph.FoldKey(name)
+		if key == "" {
+			continue
+		}
+		c := cands[key]
+		if c == nil {
+			c = &candidate{name: name, first: a.pos, words: len(a.long)}
+			cands[key] = c
+		}
+		c.defined = true
+		c.aliases = appendUnique(c.aliases, a.short)
+	}
+	for _, ph := range nounPhrases(toks) {
+		words := ph.words
+		// bare acronym uses count for their long form
+		if len(words) == 1 {
+			if long, ok := acr.long[singularAcronym(words[0])]; ok {
+				add(long, ph.pos, 1)
+				continue
+			}
+		}
+		add(words, ph.pos, 1)
+		// heads ("process reward model" in "vision-language process reward
+		// models") count at half weight, so a shared head surfaces
+		for k := 1; k < len(words)-1; k++ {
+			add(words[k:], ph.pos+k, 0.5)
+		}
+	}
+	n := float64(len(toks))
+	var out []graph.Term
+	best := 0.0
+	for _, c := range cands {
+		if c.words == 1 && c.freq < 2 && !c.inTitle && !c.defined && !isAcronym(c.name) {
+			continue // a lone common noun said once is noise
+		}
+		s := c.freq
+		if c.inTitle {
+			s += 2
+		}
+		if c.defined {
+			s += 2
+		}
+		if c.words > 1 {
+			s *= 1.3
+		}
+		s += 1 - float64(c.first)/max(n, 1)
+		best = max(best, s)
+		out = append(out, graph.Term{Name: c.name, Aliases: c.aliases, Score: s})
+	}
+	for i := range out {
+		out[i].Score = round3(out[i].Score / best)
+	}
+	slices.SortFunc(out, func(a, b graph.Term) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	if len(out) > e.max {
+		out = out[:e.max]
+	}
+	return out
+}
+
+func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
+
+func appendUnique(s []string, v string) []string {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
+}
+
+type phrase struct {
+	words []string
+	pos   int
+}
+
+func isNoun(tag string) bool { return strings.HasPrefix(tag, "NN") }
+
+func isModifier(tag string) bool {
+	return isNoun(tag) || tag == "JJ" || tag == "JJR" || tag == "JJS" || tag == "VBG" || tag == "FW"
+}
+
+// nounPhrases finds maximal runs of adjectives/nouns ending in a noun, at
+// most 5 words (longer runs keep their last 5).
+func nounPhrases(toks []token) []phrase {
+	var out []phrase
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		// trim to the last noun
+		last := end - 1
+		for last >= start && !isNoun(toks[last].tag) {
+			last--
+		}
+		first := start
+		for first <= last && dropLeading(toks[first].text) {
+			first++
+		}
+		if last >= first {
+			if last-first+1 > 5 {
+				first = last - 4
+			}
+			words := make([]string, 0, last-first+1)
+			for _, t := range toks[first : last+1] {
+				words = append(words, t.text)
+			}
+			out = append(out, phrase{words, first})
+		}
+		start = -1
+	}
+	for i, t := range toks {
+		if isModifier(t.tag) && wordLike(t.text) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+	}
+	flush(len(toks))
+	return out
+}
+
+// wordLike rejects numbers, punctuation and one-letter tokens.
+func wordLike(s string) bool {
+	letters := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			letters++
+		} else if !unicode.IsDigit(r) && r != '-' && r != '\'' && r != '²' && r != '³' {
+			return false
+		}
+	}
+	return letters >= 2 || (letters == 1 && len(s) > 1)
+}
+
+// canonical renders words as a term name: lower case except acronyms and
+// names with inner capitals; the head singular.
+func canonical(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		w = strings.Trim(w, "'’")
+		if keepCase(w) {
+			out[i] = w
+		} else {
+			out[i] = strings.ToLower(w)
+		}
+	}
+	last := len(out) - 1
+	if isAcronym(out[last]) {
+		out[last] = singularAcronym(out[last])
+	} else if !keepCase(out[last]) {
+		out[last] = singular(out[last])
+	}
+	return strings.Join(out, " ")
+}
+
+// keepCase: acronyms and names with capitals after the first letter of a
+// hyphen-separated part ("RL", "MLLMs", "Trace2Skill", "GPT-4", "OpenRS",
+// not "Vision-Language").
+func keepCase(w string) bool {
+	for _, part := range strings.Split(w, "-") {
+		for i, r := range part {
+			if i > 0 && unicode.IsUpper(r) {
+				return true
+			}
+		}
+		if len(part) == 1 && unicode.IsUpper(rune(part[0])) && len(w) > 1 {
+			return true // "GPT-4o"-style single capitals, "X-ray" stays via next check
+		}
+	}
+	return false
+}
+
+// lowerTitle lower-cases the plain words of a Title Case string.
+func lowerTitle(s string) string {
+	f := strings.Fields(s)
+	for i, w := range f {
+		if !keepCase(strings.Trim(w, ":;,.()")) {
+			f[i] = strings.ToLower(w)
+		}
+	}
+	return strings.Join(f, " ")
+}
+
+// isAcronym: at least two capitals, no run of three lower-case letters
+// other than a plural "s" ("LLMs", "VL-PRMs", "RL", not "Trace2Skill").
+func isAcronym(w string) bool {
+	upper, lowerRun := 0, 0
+	for _, r := range strings.TrimSuffix(w, "s") {
+		switch {
+		case unicode.IsUpper(r):
+			upper++
+			lowerRun = 0
+		case unicode.IsLower(r):
+			lowerRun++
+			if lowerRun >= 3 {
+				return false
+			}
+		default:
+			lowerRun = 0
+		}
+	}
+	return upper >= 2
+}
+
+// singularAcronym strips a plural "s" from an acronym ("MLLMs" → "MLLM").
+func singularAcronym(w string) string {
+	if len(w) > 2 && strings.HasSuffix(w, "s") && unicode.IsUpper(rune(w[len(w)-2])) {
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// singular makes an English plural noun singular with the rules that cover
+// technical vocabulary ("models", "strategies", "processes", "analyses").
+func singular(w string) string {
+	if len(w) < 4 || invariant[w] {
+		return w
+	}
+	if s, ok := irregular[w]; ok {
+		return s
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"),
+		strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "zzes"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "ses") && strings.HasSuffix(w, "yses"):
+		return w[:len(w)-3] + "is" // analyses → analysis
+	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
+		return w
+	case strings.HasSuffix(w, "s"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+var irregular = map[string]string{
+	"indices": "index", "matrices": "matrix", "vertices": "vertex", "criteria": "criterion",
+	"phenomena": "phenomenon", "hypotheses": "hypothesis", "theses": "thesis", "children": "child",
+	"people": "person", "data": "data", "analyses": "analysis", "bases": "basis", "corpora": "corpus",
+}
+
+var invariant = map[string]bool{
+	"series": true, "species": true, "news": true, "physics": true, "mathematics": true,
+	"statistics": true, "economics": true, "robotics": true, "analytics": true, "linguistics": true,
+	"semantics": true, "dynamics": true, "kinematics": true, "ethics": true, "graphics": true,
+	"logistics": true, "genomics": true, "diagnosis": true, "basis": true, "bias": true, "gaussians": false,
+}
+
+// dropLeading: evaluative and generic modifiers that start a phrase but are
+// not part of a term ("novel framework", "extensive experiments").
+func dropLeading(w string) bool { return leading[strings.ToLower(w)] }
+
+var leading = map[string]bool{
+	"novel": true, "new": true, "proposed": true, "extensive": true, "strong": true, "existing": true,
+	"various": true, "different": true, "significant": true, "substantial": true, "first": true,
+	"such": true, "other": true, "several": true, "many": true, "most": true, "more": true,
+	"previous": true, "prior": true, "current": true, "recent": true, "comprehensive": true,
+	"state-of-the-art": true, "simple": true, "effective": true, "key": true, "main": true,
+	"additional": true, "further": true, "specific": true, "particular": true, "overall": true,
+	"remarkable": true, "superior": true, "promising": true, "competitive": true, "diverse": true,
+	"multiple": true, "numerous": true, "broad": true, "wide": true, "same": true, "whole": true,
+	"crucial": true, "critical": true, "towards": true, "toward": true, "important": true, "unified": false, "single": true,
+}
+
+// isGeneric: scholarly boilerplate that is never a key term on its own.
+func isGeneric(key string, words int) bool {
+	if generic[key] {
+		return true
+	}
+	if words == 1 && len(key) < 3 {
+		return true
+	}
+	return false
+}
+
+var generic = map[string]bool{
+	"method": true, "approach": true, "paper": true, "result": true, "experiment": true, "state": true,
+	"art": true, "performance": true, "work": true, "baseline": true, "way": true, "problem": true,
+	"task": true, "study": true, "analysis": true, "model": true, "system": true, "framework": true,
+	"improvement": true, "issue": true, "challenge": true, "setting": true, "evaluation": true,
+	"effectiveness": true, "efficiency": true, "use": true, "number": true, "set": true, "case": true,
+	"art performance": true, "state of the art": true, "code": true, "dataset": true, "data": true,
+	"benchmark": true, "technique": true, "strategy": true, "limitation": true, "advantage": true,
+	"contribution": true, "insight": true, "finding": true, "point": true, "percentage point": true,
+	"level": true, "range": true, "variety": true, "lack": true, "need": true, "end": true,
+	"time": true, "part": true, "term": true, "impact": true, "role": true, "ability": true,
+	"capability": true, "quality": true, "accuracy": true, "fact": true, "order": true, "step": true,
+	"experimental result": true, "empirical result": true, "ablation study": false,
+}
+
+// acronyms holds the definitions found in one text.
+type acronyms struct {
+	defs []acronymDef
+	long map[string][]string // acronym (singular) → long form words
+}
+
+type acronymDef struct {
+	short string   // "MLLM"
+	long  []string // ["Multimodal", "Large", "Language", "Models"]
+	pos   int
+}
+
+// findAcronyms finds "long form (SF)" definitions: a parenthesised acronym
+// whose letters match the initials of the preceding words (Schwartz &
+// Hearst 2003).
+func findAcronyms(toks []token) acronyms {
+	a := acronyms{long: map[string][]string{}}
+	for i := 1; i+2 < len(toks); i++ {
+		if toks[i].text != "(" || toks[i+2].text != ")" {
+			continue
+		}
+		sf := toks[i+1].text
+		if !isAcronym(sf) || len([]rune(sf)) > 12 {
+			continue
+		}
+		short := singularAcronym(sf)
+		letters := acronymLetters(short)
+		if len(letters) < 2 {
+			continue
+		}
+		maxWords := min(len(letters)+5, 2*len(letters))
+		startTok := i - 1
+		for startTok > 0 && i-startTok < maxWords && wordLike(toks[startTok-1].text) {
+			startTok--
+		}
+		var words []string
+		for _, t := range toks[startTok:i] {
+			words = append(words, t.text)
+		}
+		long := matchLongForm(letters, words)
+		if len(long) == 0 {
+			continue
+		}
+		if _, seen := a.long[short]; !seen {
+			a.long[short] = long
+			a.defs = append(a.defs, acronymDef{short: short, long: long, pos: i - len(long)})
+		}
+	}
+	return a
+}
+
+func acronymLetters(s string) []rune {
+	var out []rune
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			out = append(out, unicode.ToLower(r))
+		}
+	}
+	return out
+}
+
+// matchLongForm is Schwartz & Hearst's algorithm over words: match the
+// acronym's characters right to left in the words, the first one at the start
+// of a word; return the shortest word suffix that contains the match.
+func matchLongForm(letters []rune, words []string) []string {
+	text := []rune(strings.ToLower(strings.Join(words, " ")))
+	s, l := len(letters)-1, len(text)-1
+	for s >= 0 {
+		c := letters[s]
+		for l >= 0 && (text[l] != c || (s == 0 && l > 0 && isWordRune(text[l-1]))) {
+			l--
+		}
+		if l < 0 {
+			return nil
+		}
+		l--
+		s--
+	}
+	// l+1 is where the match starts; take the words from there
+	startRune := l + 1
+	pos := 0
+	for i, w := range words {
+		if pos >= startRune || pos+len([]rune(w)) > startRune {
+			out := words[i:]
+			content := 0
+			for _, w := range out {
+				if !functionWords[strings.ToLower(w)] {
+					content++
+				}
+			}
+			if len(out) < 1 || content > len(letters)+2 {
+				return nil
+			}
+			return slices.Clone(out)
+		}
+		pos += len([]rune(w)) + 1
+	}
+	return nil
+}
+
+// functionWords may sit inside a long form without a letter in the acronym
+// ("Debiasing via Information optimization for RM (DIR)").
+var functionWords = map[string]bool{
+	"of": true, "for": true, "via": true, "the": true, "and": true, "in": true, "on": true,
+	"with": true, "to": true, "a": true, "an": true, "by": true, "from": true,
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

@@ -1,0 +1,70 @@
+package graph_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/source"
+	"github.com/researchkg/kg/nlp"
+	"github.com/researchkg/kg/store"
+)
+
+// MustOpen opens an in-memory store, closed when the test ends.
+func MustOpen(tb testing.TB) *store.DB {
+	tb.Helper()
+	db, err := store.Open(store.DefaultOptions("").WithInMemory(true))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// seedFiles lists the seed pages shipped in testdata.
+func seedFiles(tb testing.TB) []string {
+	tb.Helper()
+	files, err := filepath.Glob("../testdata/seeds/*.txt")
+	if err != nil || len(files) != 3 {
+		tb.Fatalf("seed pages: got %v (%v), want 3 files", files, err)
+	}
+	sort.Strings(files)
+	return files
+}
+
+// ingestFiles reads and ingests files in order.
+func ingestFiles(tb testing.TB, svc *graph.Service, files ...string) []graph.IngestResult {
+	tb.Helper()
+	var out []graph.IngestResult
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		err = source.Read(filepath.Base(f), fh, func(d graph.Document) error {
+			r, err := svc.Ingest(context.Background(), d)
+			out = append(out, r)
+			return err
+		})
+		fh.Close()
+		if err != nil {
+			tb.Fatalf("ingest %s: %v", f, err)
+		}
+	}
+	return out
+}
+
+var extractor = nlp.New()
+
+func view(tb testing.TB, svc *graph.Service) *graph.View {
+	tb.Helper()
+	v, err := svc.View(context.Background())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(v.Close)
+	return v
+}

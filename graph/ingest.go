@@ -1,0 +1,566 @@
+package graph
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Service is the graph's API: ingest and queries over a Store.
+type Service struct {
+	store Store
+	terms TermExtractor // nil: no concepts are extracted
+}
+
+// NewService builds the graph service on a store. terms may be nil.
+func NewService(s Store, terms TermExtractor) *Service {
+	return &Service{store: s, terms: terms}
+}
+
+// IngestResult says what ingesting one document changed.
+type IngestResult struct {
+	Source        string   `json:"source"`
+	Format        string   `json:"format"`
+	Records       int      `json:"records"`
+	PapersAdded   int      `json:"papersAdded"`
+	PapersMerged  int      `json:"papersMerged"`    // existing papers that gained something
+	PapersSame    int      `json:"papersUnchanged"` // records that changed nothing
+	AuthorsAdded  int      `json:"authorsAdded"`
+	SubjectsAdded int      `json:"subjectsAdded"`
+	ConceptsAdded int      `json:"conceptsAdded"`
+	ReposAdded    int      `json:"repositoriesAdded"`
+	EdgesAdded    int      `json:"edgesAdded"`
+	Warnings      []string `json:"warnings,omitempty"`
+}
+
+// Counter names kept by ingest (see Stats).
+const (
+	cntPapers        = "papers"
+	cntAuthors       = "authors"
+	cntSubjects      = "subjects"
+	cntConcepts      = "concepts"
+	cntRepositories  = "repositories"
+	cntOrganizations = "organizations"
+	cntEdges         = "edges"
+)
+
+func pairCounter(t EdgeType) string { return "pairs/" + t.String() }
+
+// degreeCounter names the size of owner's ordered paper list for t.
+func degreeCounter(owner NodeID, t EdgeType) string {
+	return "deg/" + strconv.FormatUint(uint64(owner), 16) + "/" + strconv.Itoa(int(t))
+}
+
+// Ingest writes one parsed document into the graph atomically: either all its
+// records land or none do. Ingesting the same document again changes nothing.
+//
+// Derived weights stay exact under replay because every counter moves only
+// when the fact it counts changes inside the same transaction: a co-author
+// pair gains one when an authorship edge is created, a co-occurrence pair
+// moves by the difference between a paper's old and new concept sets.
+func (s *Service) Ingest(ctx context.Context, doc Document) (IngestResult, error) {
+	res := IngestResult{Source: doc.Source, Format: doc.Format, Records: len(doc.Records)}
+	preps := make([]prepared, 0, len(doc.Records))
+	for i, rec := range doc.Records {
+		p, warns, err := prepare(rec)
+		if err != nil {
+			line := rec.Line
+			if line == 0 {
+				line = i + 1
+			}
+			return res, Errorf(Invalid, "%s:%d: %v", doc.Source, line, err)
+		}
+		res.Warnings = append(res.Warnings, prefixAll(fmt.Sprintf("%s:%d: ", doc.Source, rec.Line), warns)...)
+		preps = append(preps, p)
+	}
+	res.Warnings = append(res.Warnings, doc.Warnings...)
+	cache := map[string][]Term{}
+	err := s.store.Update(ctx, func(tx Tx) error {
+		w := &writer{tx: tx, svc: s, source: doc.Source, terms: cache}
+		for i := range preps {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := w.record(&preps[i]); err != nil {
+				return fmt.Errorf("%s:%d: %w", doc.Source, preps[i].rec.Line, err)
+			}
+		}
+		// Counters are updated once per document, not once per record.
+		for name, d := range w.counts {
+			if d != 0 {
+				if err := tx.AddCounter(name, d); err != nil {
+					return err
+				}
+			}
+		}
+		r := w.res
+		r.Source, r.Format, r.Records = res.Source, res.Format, res.Records
+		r.Warnings = append(res.Warnings, w.res.Warnings...)
+		res = r
+		return nil
+	})
+	return res, err
+}
+
+func prefixAll(p string, s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = p + x
+	}
+	return out
+}
+
+// prepared is a record rendered and normalised, ready to write.
+type prepared struct {
+	rec      Record
+	title    string // readable title
+	titleKey string
+	shortKey string // key of the short name before ":", or ""
+	abstract string
+	authors  []string // readable names
+	subjects []string // canonical codes
+	repos    []repoRef
+}
+
+type repoRef struct {
+	url, key      string // "https://github.com/Owner/Repo", "github.com/owner/repo"
+	owner, orgKey string
+}
+
+var githubRe = regexp.MustCompile(`(?i)github\.com/([a-z0-9](?:[a-z0-9-]{0,38}))/([a-z0-9._-]{1,100})`)
+
+// ExtractRepositories finds GitHub repository links in text, trailing
+// punctuation and ".git" removed, each once.
+func ExtractRepositories(text string) []repoRef {
+	var out []repoRef
+	seen := map[string]bool{}
+	for _, m := range githubRe.FindAllStringSubmatch(text, -1) {
+		owner, repo := m[1], strings.TrimRight(m[2], ".-_")
+		repo = strings.TrimSuffix(repo, ".git")
+		if repo == "" || strings.EqualFold(owner, "orgs") || strings.EqualFold(owner, "features") {
+			continue
+		}
+		key := strings.ToLower("github.com/" + owner + "/" + repo)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, repoRef{
+			url: "https://github.com/" + owner + "/" + repo, key: key,
+			owner: owner, orgKey: strings.ToLower(owner),
+		})
+	}
+	return out
+}
+
+func prepare(rec Record) (prepared, []string, error) {
+	var warns []string
+	p := prepared{rec: rec}
+	p.title = LatexToText(rec.Title)
+	p.titleKey = TitleKey(rec.Title)
+	if p.titleKey == "" {
+		return p, nil, fmt.Errorf("record has no title")
+	}
+	if short, _, ok := strings.Cut(p.title, ":"); ok && len(short) <= 60 {
+		if k := foldKey(short); k != "" && k != p.titleKey {
+			p.shortKey = k
+		}
+	}
+	p.abstract = LatexToText(rec.Abstract)
+	seen := map[string]bool{}
+	for _, a := range rec.Authors {
+		name := LatexToText(a)
+		k := NameKey(name)
+		if k == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		p.authors = append(p.authors, name)
+	}
+	seenSub := map[string]bool{}
+	for _, c := range rec.Subjects {
+		code := CanonicalSubject(c)
+		if code == "" || seenSub[code] {
+			continue
+		}
+		if !LooksLikeSubject(code) {
+			return p, nil, fmt.Errorf("subject %q is not an arXiv category code", truncate(c, 40))
+		}
+		if _, ok := SubjectName(code); !ok {
+			warns = append(warns, fmt.Sprintf("unknown arXiv category %q kept with its code as name", code))
+		}
+		seenSub[code] = true
+		p.subjects = append(p.subjects, code)
+	}
+	p.repos = ExtractRepositories(rec.Abstract)
+	return p, warns, nil
+}
+
+// writer applies prepared records inside one transaction.
+type writer struct {
+	tx     Tx
+	svc    *Service
+	source string
+	res    IngestResult
+	counts map[string]int64
+	terms  map[string][]Term // extraction cache: survives transaction retries
+}
+
+func (w *writer) count(name string, d int64) {
+	if w.counts == nil {
+		w.counts = map[string]int64{}
+	}
+	w.counts[name] += d
+}
+
+// PaperSortKey orders a paper in every paper list: newest year first (unknown
+// years last), then by title key, then by id so the key is unique:
+//
+//	0xFFFF-year (2) | TitleKey clipped to 48 bytes | 0x00 | id (8)
+func PaperSortKey(p *Node) []byte {
+	tk := TitleKey(p.Label)
+	if len(tk) > 48 {
+		tk = tk[:48]
+	}
+	y := p.Year
+	if y < 0 || y > 0xFFFF {
+		y = 0
+	}
+	k := make([]byte, 0, 2+len(tk)+9)
+	k = binary.BigEndian.AppendUint16(k, uint16(0xFFFF-y))
+	if y == 0 {
+		k[0], k[1] = 0xFF, 0xFF
+	}
+	k = append(k, tk...)
+	k = append(k, 0)
+	return binary.BigEndian.AppendUint64(k, uint64(p.ID))
+}
+
+// paperFromSortKey returns the paper id at the end of a sort key.
+func paperFromSortKey(k []byte) (NodeID, bool) {
+	if len(k) < 11 || k[len(k)-9] != 0 {
+		return 0, false
+	}
+	id := NodeID(binary.BigEndian.Uint64(k[len(k)-8:]))
+	return id, id.Kind() == KindPaper
+}
+
+func (w *writer) record(p *prepared) error {
+	tx := w.tx
+	paper, created, err := w.paperNode(p)
+	if err != nil {
+		return err
+	}
+	changed := created
+	var textChanged bool
+	if !created {
+		before := paper.Year
+		var nodeChanged bool
+		nodeChanged, textChanged = mergePaper(&paper, p, w.source)
+		if nodeChanged {
+			old := paper
+			old.Year = before
+			if err := tx.PutNode(paper); err != nil {
+				return err
+			}
+			if before != paper.Year {
+				if err := w.rekeyPaper(&old, &paper); err != nil {
+					return err
+				}
+			}
+			changed = true
+		}
+	}
+	sortKey := PaperSortKey(&paper)
+
+	for pos, name := range p.authors {
+		a, isNew, err := w.named(KindAuthor, IdxAuthorName, NameKey(name), name, cntAuthors)
+		if err != nil {
+			return err
+		}
+		if isNew {
+			w.res.AuthorsAdded++
+			if err := w.index(a, IdxAuthorFold, FoldKey(name)); err != nil {
+				return err
+			}
+		}
+		added, err := w.authorship(a, paper.ID, pos+1, sortKey)
+		if err != nil {
+			return err
+		}
+		changed = changed || added
+	}
+	for pos, code := range p.subjects {
+		name, ok := SubjectName(code)
+		if !ok {
+			name = code
+		}
+		s, isNew, err := w.named(KindSubject, IdxSubject, code, code, cntSubjects)
+		if err != nil {
+			return err
+		}
+		if isNew {
+			w.res.SubjectsAdded++
+			n, err := tx.Node(s)
+			if err != nil {
+				return err
+			}
+			n.Name = name
+			if err := tx.PutNode(n); err != nil {
+				return err
+			}
+			if err := w.searchTerms(s, name); err != nil {
+				return err
+			}
+		}
+		added, err := w.listEdge(paper.ID, InSubject, s, float64(pos+1), s, sortKey)
+		if err != nil {
+			return err
+		}
+		changed = changed || added
+	}
+	for _, r := range p.repos {
+		org, isNew, err := w.named(KindOrganization, IdxOrganization, r.orgKey, r.owner, cntOrganizations)
+		if err != nil {
+			return err
+		}
+		_ = isNew
+		repo, isNew, err := w.named(KindRepository, IdxRepository, r.key, r.url, cntRepositories)
+		if err != nil {
+			return err
+		}
+		if isNew {
+			w.res.ReposAdded++
+		}
+		if _, err := w.edge(repo, OwnedBy, org, 0); err != nil {
+			return err
+		}
+		added, err := w.edge(paper.ID, HasCode, repo, 0)
+		if err != nil {
+			return err
+		}
+		changed = changed || added
+	}
+	if (created || textChanged) && w.svc.terms != nil {
+		if err := w.concepts(&paper, sortKey); err != nil {
+			return err
+		}
+	}
+	switch {
+	case created:
+		w.res.PapersAdded++
+	case changed:
+		w.res.PapersMerged++
+	default:
+		w.res.PapersSame++
+	}
+	return nil
+}
+
+// paperNode finds the paper a record describes, or creates it.
+func (w *writer) paperNode(p *prepared) (Node, bool, error) {
+	id, err := w.tx.Lookup(IdxPaperTitle, p.titleKey)
+	if err == nil {
+		n, err := w.tx.Node(id)
+		return n, false, err
+	}
+	if ErrorCode(err) != NotFound {
+		return Node{}, false, err
+	}
+	id, err = w.tx.NewID(KindPaper)
+	if err != nil {
+		return Node{}, false, err
+	}
+	n := Node{ID: id, Label: p.title, Year: p.rec.Year, Sources: []string{w.source}}
+	if raw := CleanText(p.rec.Title); raw != p.title {
+		n.Aliases = []string{raw}
+	}
+	if p.abstract != "" {
+		n.Abstracts = []string{p.abstract}
+	}
+	if err := w.tx.PutNode(n); err != nil {
+		return n, false, err
+	}
+	if err := w.tx.PutLookup(IdxPaperTitle, p.titleKey, id); err != nil {
+		return n, false, err
+	}
+	if p.shortKey != "" {
+		if err := w.index(id, IdxPaperShort, p.shortKey); err != nil {
+			return n, false, err
+		}
+	}
+	if err := w.searchTerms(id, p.title); err != nil {
+		return n, false, err
+	}
+	w.count(cntPapers, 1)
+	return n, true, nil
+}
+
+// mergePaper folds a record into an existing paper node. nodeChanged says the
+// node must be rewritten; textChanged that its text (and so its concepts)
+// changed.
+func mergePaper(n *Node, p *prepared, source string) (nodeChanged, textChanged bool) {
+	if !slices.Contains(n.Sources, source) {
+		n.Sources = append(n.Sources, source)
+		nodeChanged = true
+	}
+	if p.abstract != "" && !slices.Contains(n.Abstracts, p.abstract) {
+		n.Abstracts = append(n.Abstracts, p.abstract)
+		nodeChanged, textChanged = true, true
+	}
+	if n.Year == 0 && p.rec.Year != 0 {
+		n.Year = p.rec.Year
+		nodeChanged = true
+	}
+	if raw := CleanText(p.rec.Title); raw != n.Label && !slices.Contains(n.Aliases, raw) {
+		n.Aliases = append(n.Aliases, raw)
+		nodeChanged = true
+	}
+	return nodeChanged, textChanged
+}
+
+// rekeyPaper moves a paper's entries in every paper list after its sort key
+// changed (a year learned from a later source).
+func (w *writer) rekeyPaper(old, cur *Node) error {
+	oldKey, newKey := PaperSortKey(old), PaperSortKey(cur)
+	move := func(owner NodeID, t EdgeType) error {
+		if err := w.tx.DeleteListEntry(owner, t, oldKey); err != nil {
+			return err
+		}
+		return w.tx.PutListEntry(owner, t, newKey)
+	}
+	for _, e := range []struct {
+		t   EdgeType
+		dir Direction
+	}{{Authored, In}, {InSubject, Out}, {Mentions, Out}} {
+		var owners []NodeID
+		if err := w.tx.Edges(cur.ID, e.t, e.dir, func(o NodeID, _ float64) bool { owners = append(owners, o); return true }); err != nil {
+			return err
+		}
+		for _, o := range owners {
+			if err := move(o, e.t); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// named finds a node by its exact key or creates it with a label.
+func (w *writer) named(k Kind, ns Index, key, label, counter string) (NodeID, bool, error) {
+	id, err := w.tx.Lookup(ns, key)
+	if err == nil {
+		return id, false, nil
+	}
+	if ErrorCode(err) != NotFound {
+		return 0, false, err
+	}
+	if id, err = w.tx.NewID(k); err != nil {
+		return 0, false, err
+	}
+	if err := w.tx.PutNode(Node{ID: id, Label: label}); err != nil {
+		return 0, false, err
+	}
+	if err := w.tx.PutLookup(ns, key, id); err != nil {
+		return 0, false, err
+	}
+	w.count(counter, 1)
+	return id, true, w.searchTerms(id, label)
+}
+
+// index adds a lookup key unless another node already holds it (first wins).
+func (w *writer) index(id NodeID, ns Index, key string) error {
+	if key == "" {
+		return nil
+	}
+	if _, err := w.tx.Lookup(ns, key); err == nil {
+		return nil
+	} else if ErrorCode(err) != NotFound {
+		return err
+	}
+	return w.tx.PutLookup(ns, key, id)
+}
+
+func (w *writer) searchTerms(id NodeID, text string) error {
+	seen := map[string]bool{}
+	for _, t := range Tokens(text) {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		if err := w.tx.PutTerm(IdxSearch, t, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// edge writes a stored edge and counts it when new.
+func (w *writer) edge(src NodeID, t EdgeType, dst NodeID, weight float64) (bool, error) {
+	created, err := w.tx.PutEdge(src, t, dst, weight)
+	if created {
+		w.count(cntEdges, 1)
+		w.res.EdgesAdded++
+	}
+	return created, err
+}
+
+// listEdge writes an edge whose owner keeps an ordered paper list, keeping
+// the first weight it was written with (positions: first source wins).
+func (w *writer) listEdge(src NodeID, t EdgeType, dst NodeID, weight float64, owner NodeID, sortKey []byte) (bool, error) {
+	if _, ok, err := w.tx.Edge(src, t, dst); err != nil || ok {
+		return false, err
+	}
+	if _, err := w.edge(src, t, dst, weight); err != nil {
+		return false, err
+	}
+	w.count(degreeCounter(owner, t), 1)
+	return true, w.tx.PutListEntry(owner, t, sortKey)
+}
+
+// authorship adds author → paper and, for each author already on the paper,
+// one shared paper to the co-author pair in both directions.
+func (w *writer) authorship(a, paper NodeID, pos int, sortKey []byte) (bool, error) {
+	if _, ok, err := w.tx.Edge(a, Authored, paper); err != nil || ok {
+		return false, err
+	}
+	var others []NodeID
+	if err := w.tx.Edges(paper, Authored, In, func(b NodeID, _ float64) bool {
+		others = append(others, b)
+		return true
+	}); err != nil {
+		return false, err
+	}
+	if _, err := w.listEdge(a, Authored, paper, float64(pos), a, sortKey); err != nil {
+		return false, err
+	}
+	for _, b := range others {
+		if err := w.pair(CoAuthor, a, b, 1); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// pair moves a symmetric pair counter by delta in both directions and keeps
+// the count of distinct pairs.
+func (w *writer) pair(t EdgeType, a, b NodeID, delta int64) error {
+	n, err := w.tx.AddPair(t, a, b, delta)
+	if err != nil {
+		return err
+	}
+	if _, err := w.tx.AddPair(t, b, a, delta); err != nil {
+		return err
+	}
+	switch {
+	case delta > 0 && n == delta:
+		w.count(pairCounter(t), 1)
+	case delta < 0 && n == 0:
+		w.count(pairCounter(t), -1)
+	}
+	return nil
+}

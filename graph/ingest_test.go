@@ -1,0 +1,358 @@
+package graph_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/researchkg/kg/graph"
+)
+
+// seedGraph ingests the three seed pages into a fresh in-memory store.
+func seedGraph(t *testing.T) (*graph.Service, interface{ Checksum() (uint64, error) }) {
+	t.Helper()
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	ingestFiles(t, svc, seedFiles(t)...)
+	return svc, db
+}
+
+func TestSeedCounts(t *testing.T) {
+	svc, _ := seedGraph(t)
+	v := view(t, svc)
+	st, err := v.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Papers != 18 || st.Authors != 2 || st.Subjects != 5 || st.Repositories != 10 || st.Organizations != 2 {
+		t.Errorf("stats: got %+v, want 18 papers, 2 authors, 5 subjects, 10 repositories, 2 organizations", st)
+	}
+	for name, want := range map[string]int{"Xiaoxi Jiang": 18, "Guanjun Jiang": 7} {
+		a, err := v.AuthorByName(name)
+		if err != nil {
+			t.Fatalf("author %q: %v", name, err)
+		}
+		page, err := v.Papers(a.ID, 100, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page.Total != want || len(page.Papers) != want {
+			t.Errorf("%s: got %d papers (%d listed), want %d", name, page.Total, len(page.Papers), want)
+		}
+	}
+	for code, want := range map[string]int{"cs.LG": 8, "cs.AI": 4, "cs.CL": 3, "cs.CV": 2, "eess.AS": 1} {
+		s, err := v.SubjectByCode(code)
+		if err != nil {
+			t.Fatalf("subject %s: %v", code, err)
+		}
+		page, err := v.Papers(s.ID, 100, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page.Total != want || len(page.Papers) != want {
+			t.Errorf("%s: got %d papers, want %d", code, page.Total, want)
+		}
+	}
+	lg, _ := v.SubjectByCode("cs.lg")
+	if lg == nil || lg.Name != "Machine Learning" {
+		t.Errorf("cs.LG name: got %+v, want Machine Learning", lg)
+	}
+}
+
+func TestSeedCoauthors(t *testing.T) {
+	svc, _ := seedGraph(t)
+	v := view(t, svc)
+	x, err := v.AuthorByName("Xiaoxi Jiang")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := v.CoAuthors(x.ID, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 1 || cs[0].Author.Label != "Guanjun Jiang" || cs[0].Weight != 7 {
+		t.Fatalf("co-authors of Xiaoxi Jiang: got %+v, want Guanjun Jiang with weight 7", cs)
+	}
+	shared, err := v.SharedPapers(x.ID, cs[0].Author.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(shared) != 7 {
+		t.Errorf("shared papers: got %d, want 7", len(shared))
+	}
+	// the weight is the number of shared papers, from both sides
+	g, _ := v.AuthorByName("guanjun jiang")
+	back, _ := v.CoAuthors(g.ID, 10)
+	if len(back) != 1 || back[0].Weight != 7 {
+		t.Errorf("co-authors of Guanjun Jiang: got %+v, want Xiaoxi Jiang with weight 7", back)
+	}
+}
+
+func TestSeedMergesVersions(t *testing.T) {
+	svc, _ := seedGraph(t)
+	v := view(t, svc)
+	for _, title := range []string{"Trace2Skill: Distill Trajectory-Local Lessons into Transferable Agent Skills",
+		"SiameseNorm: Breaking the Barrier to Reconciling Pre/Post-Norm"} {
+		p, err := v.PaperByTitle(title)
+		if err != nil {
+			t.Fatalf("%s: %v", title, err)
+		}
+		if len(p.Abstracts) != 2 || len(p.Sources) != 3 {
+			t.Errorf("%s: got %d abstracts and %d sources, want 2 and 3", title, len(p.Abstracts), len(p.Sources))
+		}
+		if p.Year != 2026 {
+			t.Errorf("%s: year %d, want 2026 (learned from the listing)", title, p.Year)
+		}
+	}
+	// a paper on one page only has one source and one abstract
+	p, err := v.PaperByTitle("Skill-RM: Unifying Heterogeneous Evaluation Criteria via Agent Skill")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Abstracts) != 1 || len(p.Sources) != 1 {
+		t.Errorf("Skill-RM: got %d abstracts, %d sources; want 1 and 1", len(p.Abstracts), len(p.Sources))
+	}
+}
+
+func TestSeedLatexTitle(t *testing.T) {
+	svc, _ := seedGraph(t)
+	v := view(t, svc)
+	var ids []graph.NodeID
+	for _, q := range []string{
+		"GD2PO: Mitigating Multi-Reward Conflicts via Group-Dynamic reward-Decoupled Policy Optimization",
+		"GD²PO: Mitigating Multi-Reward Conflicts via Group-Dynamic Reward-Decoupled Policy Optimization",
+		"GD$^2$PO: mitigating multi-reward conflicts via group-dynamic reward-decoupled policy optimization",
+		"GD2PO", "gd²po",
+	} {
+		p, err := v.PaperByTitle(q)
+		if err != nil {
+			t.Fatalf("paper %q: %v", q, err)
+		}
+		ids = append(ids, p.ID)
+		if !strings.HasPrefix(p.Label, "GD²PO: ") {
+			t.Errorf("title: got %q, want it rendered as GD²PO: …", p.Label)
+		}
+	}
+	if slices.ContainsFunc(ids, func(id graph.NodeID) bool { return id != ids[0] }) {
+		t.Errorf("spellings found different papers: %v", ids)
+	}
+	hits, err := v.Search("GD2PO", []graph.Kind{graph.KindPaper}, 3)
+	if err != nil || len(hits) == 0 || hits[0].Node.ID != ids[0] {
+		t.Fatalf("search GD2PO: got %v (%v), want the GD²PO paper first", hits, err)
+	}
+	// \textbf{D}ebiasing renders as plain text
+	p, err := v.PaperByTitle("Eliminating Inductive Bias in Reward Models with Information-Theoretic Guidance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := p.Abstracts[0]; strings.Contains(a, `\textbf`) || !strings.Contains(a, "Debiasing via Information optimization for RM (DIR)") {
+		t.Errorf("abstract not rendered: %q", a[:min(len(a), 300)])
+	}
+}
+
+func TestSeedRepositories(t *testing.T) {
+	svc, _ := seedGraph(t)
+	v := view(t, svc)
+	hits, err := v.Search("Qwen-Applications", []graph.Kind{graph.KindOrganization}, 5)
+	if err != nil || len(hits) != 1 {
+		t.Fatalf("organization search: got %v, %v", hits, err)
+	}
+	repos, err := v.OrganizationRepositories(hits[0].Node.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(repos) != 9 {
+		t.Errorf("Qwen-Applications repositories: got %d, want 9", len(repos))
+	}
+	for _, r := range repos {
+		if strings.HasSuffix(r.Label, ".") || !strings.HasPrefix(r.Label, "https://github.com/Qwen-Applications/") {
+			t.Errorf("repository url %q", r.Label)
+		}
+		owner, err := v.RepositoryOwner(r.ID)
+		if err != nil || owner.ID != hits[0].Node.ID {
+			t.Errorf("%s owner: got %v, %v", r.Label, owner, err)
+		}
+	}
+	p, _ := v.PaperByTitle("ATP-Bench: Towards Agentic Tool Planning for MLLM Interleaved Generation")
+	rs, _ := v.PaperRepositories(p.ID)
+	if len(rs) != 1 || rs[0].Label != "https://github.com/Qwen-Applications/ATP-Bench" {
+		t.Errorf("ATP-Bench repositories: got %v", rs)
+	}
+}
+
+func TestIngestTwiceChangesNothing(t *testing.T) {
+	svc, db := seedGraph(t)
+	before, err := db.Checksum()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ingestFiles(t, svc, seedFiles(t)...)
+	for _, r := range res {
+		if r.PapersAdded != 0 || r.PapersMerged != 0 || r.PapersSame != r.Records || r.EdgesAdded != 0 {
+			t.Errorf("%s: second ingest reported changes: %+v", r.Source, r)
+		}
+	}
+	after, err := db.Checksum()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before != after {
+		t.Errorf("store checksum changed on re-ingest: %x → %x", before, after)
+	}
+}
+
+// Ingest order must not change counts or weights.
+func TestIngestOrderIndependent(t *testing.T) {
+	files := seedFiles(t)
+	stats := func(order []string) (graph.Stats, int) {
+		db := MustOpen(t)
+		svc := graph.NewService(db, extractor)
+		ingestFiles(t, svc, order...)
+		v := view(t, svc)
+		st, err := v.Stats()
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, _ := v.AuthorByName("Xiaoxi Jiang")
+		cs, _ := v.CoAuthors(x.ID, 10)
+		return st, cs[0].Weight
+	}
+	a, wa := stats(files)
+	rev := slices.Clone(files)
+	slices.Reverse(rev)
+	b, wb := stats(rev)
+	if a.Papers != b.Papers || a.Authors != b.Authors || a.Subjects != b.Subjects || a.Repositories != b.Repositories || wa != wb {
+		t.Errorf("order changed the graph: %+v w=%d vs %+v w=%d", a, wa, b, wb)
+	}
+}
+
+// A document that fails part-way writes nothing.
+func TestIngestAtomic(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	before, _ := db.Checksum()
+	doc := graph.Document{Source: "bad.txt", Records: []graph.Record{
+		{Title: "A fine paper", Abstract: "About reinforcement learning (RL).", Authors: []string{"A. Person"}, Line: 3},
+		{Title: "Broken", Subjects: []string{"not a code!"}, Line: 9},
+	}}
+	_, err := svc.Ingest(context.Background(), doc)
+	if err == nil || !strings.Contains(err.Error(), "bad.txt:9") {
+		t.Fatalf("got error %v, want one naming bad.txt:9", err)
+	}
+	after, _ := db.Checksum()
+	if before != after {
+		t.Errorf("failed document changed the store")
+	}
+}
+
+func TestPapersPagination(t *testing.T) {
+	svc, _ := seedGraph(t)
+	v := view(t, svc)
+	x, _ := v.AuthorByName("Xiaoxi Jiang")
+	all, err := v.Papers(x.ID, 100, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paged []*graph.Node
+	after := ""
+	for i := 0; i < 10; i++ {
+		pg, err := v.Papers(x.ID, 5, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paged = append(paged, pg.Papers...)
+		if !pg.HasNext {
+			break
+		}
+		after = pg.EndCursor
+	}
+	if len(paged) != len(all.Papers) {
+		t.Fatalf("paging: got %d papers, want %d", len(paged), len(all.Papers))
+	}
+	for i := range paged {
+		if paged[i].ID != all.Papers[i].ID {
+			t.Fatalf("page order differs at %d", i)
+		}
+	}
+	// newest first, then title: papers without a year come last
+	for i := 1; i < len(all.Papers); i++ {
+		a, b := all.Papers[i-1], all.Papers[i]
+		if a.Year < b.Year || (a.Year == b.Year && graph.TitleKey(a.Label) > graph.TitleKey(b.Label)) {
+			t.Errorf("order: %q (%d) before %q (%d)", a.Label, a.Year, b.Label, b.Year)
+		}
+	}
+	if _, err := v.Papers(x.ID, 5, "not-a-cursor!"); graph.ErrorCode(err) != graph.Invalid {
+		t.Errorf("bad cursor: got %v, want an Invalid error", err)
+	}
+}
+
+func TestAuthorLookupIgnoresDiacritics(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, nil)
+	_, err := svc.Ingest(context.Background(), graph.Document{Source: "x", Records: []graph.Record{
+		{Title: "Dense passage retrieval", Authors: []string{"Hinrich Schütze", `Jos{\'e} Garc\'{\i}a`}, Line: 1},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := view(t, svc)
+	for q, want := range map[string]string{
+		"Hinrich Schutze": "Hinrich Schütze", "hinrich  SCHÜTZE": "Hinrich Schütze",
+		"Jose Garcia": "José García", "José García": "José García",
+	} {
+		a, err := v.AuthorByName(q)
+		if err != nil || a.Label != want {
+			t.Errorf("author %q: got %v, %v; want %s", q, a, err, want)
+		}
+	}
+	if a, err := v.AuthorByName("Hinrich Schulze"); err == nil {
+		t.Errorf("Schulze found %v", a)
+	}
+}
+
+func TestConceptsFromSeeds(t *testing.T) {
+	svc, _ := seedGraph(t)
+	v := view(t, svc)
+	for alias, want := range map[string]string{
+		"RL": "reinforcement learning", "MLLM": "multimodal large language model", "MLLMs": "multimodal large language model",
+		"LLM": "large language model", "reward models": "reward model", "VL-PRMs": "vision-language process reward model",
+	} {
+		c, err := v.ConceptByName(alias)
+		if err != nil {
+			t.Errorf("concept %q: %v", alias, err)
+			continue
+		}
+		if c.Label != want {
+			t.Errorf("concept %q: got %q, want %q", alias, c.Label, want)
+		}
+	}
+	// hierarchy by head phrase
+	c, err := v.ConceptByName("vision-language process reward model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := v.Broader(c.ID)
+	if len(b) != 1 || b[0].Label != "process reward model" {
+		t.Errorf("broader of %s: got %v, want process reward model", c.Label, b)
+	}
+	rm, _ := v.ConceptByName("reward model")
+	narrow, _ := v.Narrower(rm.ID)
+	if !slices.ContainsFunc(narrow, func(n *graph.Node) bool { return n.Label == "process reward model" }) {
+		t.Errorf("narrower of reward model: got %v, want process reward model among them", narrow)
+	}
+	// related papers share concepts and say which
+	p, _ := v.PaperByTitle("Skill Self-Play: Pushing the Frontier of LLM Capability with Co-Evolving Skills")
+	rel, err := v.RelatedPapers(p.ID, 5)
+	if err != nil || len(rel) == 0 {
+		t.Fatalf("related: %v %v", rel, err)
+	}
+	for i, r := range rel {
+		if len(r.SharedConcepts)+len(r.SharedAuthors) == 0 || r.Score <= 0 {
+			t.Errorf("related %q has no reason: %+v", r.Paper.Label, r)
+		}
+		if i > 0 && r.Score > rel[i-1].Score {
+			t.Errorf("related not sorted by score")
+		}
+	}
+}

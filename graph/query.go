@@ -1,0 +1,496 @@
+package graph
+
+import (
+	"cmp"
+	"context"
+	"encoding/base64"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Limits on list sizes: every "first" argument is clamped to its maximum.
+const (
+	DefaultFirst      = 10
+	MaxFirst          = 100
+	MaxNeighborhood   = 500
+	MaxDepth          = 3
+	MaxSearch         = 100
+	maxFanout         = 2000 // papers read per concept/author when ranking related work
+	maxSearchPostings = 5000 // index entries read per query token
+)
+
+// Clamp returns first bounded to [1, max], or def when first is nil or < 1.
+func Clamp(first *int, def, maxN int) int {
+	if first == nil || *first < 1 {
+		return min(def, maxN)
+	}
+	return min(*first, maxN)
+}
+
+// View is a per-request read of the graph: one snapshot, with a node cache
+// so a query touching the same node many times loads it once. It is not safe
+// for concurrent use; graphql-go runs resolvers on one goroutine.
+type View struct {
+	r     Reader
+	nodes map[NodeID]*Node
+}
+
+// View opens a snapshot. Close it when the request ends.
+func (s *Service) View(ctx context.Context) (*View, error) {
+	r, err := s.store.Read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &View{r: r, nodes: map[NodeID]*Node{}}, nil
+}
+
+// Close releases the snapshot.
+func (v *View) Close() { v.r.Close() }
+
+// Node loads a node; ErrNotFound when absent.
+func (v *View) Node(id NodeID) (*Node, error) {
+	if n, ok := v.nodes[id]; ok {
+		return n, nil
+	}
+	if !id.Kind().Valid() {
+		return nil, ErrNotFound
+	}
+	n, err := v.r.Node(id)
+	if err != nil {
+		return nil, err
+	}
+	v.nodes[id] = &n
+	return &n, nil
+}
+
+// Nodes loads many nodes, skipping ids that no longer exist.
+func (v *View) Nodes(ids []NodeID) ([]*Node, error) {
+	out := make([]*Node, 0, len(ids))
+	for _, id := range ids {
+		n, err := v.Node(id)
+		if ErrorCode(err) == NotFound {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func (v *View) lookup(ns Index, key string) (NodeID, error) {
+	if key == "" {
+		return 0, ErrNotFound
+	}
+	return v.r.Lookup(ns, key)
+}
+
+// AuthorByName finds an author by name: exactly (case and spacing folded),
+// else ignoring diacritics and punctuation.
+func (v *View) AuthorByName(name string) (*Node, error) {
+	id, err := v.lookup(IdxAuthorName, NameKey(name))
+	if ErrorCode(err) == NotFound {
+		id, err = v.lookup(IdxAuthorFold, FoldKey(name))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v.Node(id)
+}
+
+// PaperByTitle finds a paper by its full title in any spelling (case,
+// punctuation, LaTeX and Unicode forms folded), else by its short name (the
+// part before ":", e.g. "GD2PO").
+func (v *View) PaperByTitle(title string) (*Node, error) {
+	id, err := v.lookup(IdxPaperTitle, TitleKey(title))
+	if ErrorCode(err) == NotFound {
+		id, err = v.lookup(IdxPaperShort, TitleKey(title))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v.Node(id)
+}
+
+// SubjectByCode finds a subject by arXiv code (any case).
+func (v *View) SubjectByCode(code string) (*Node, error) {
+	id, err := v.lookup(IdxSubject, CanonicalSubject(code))
+	if err != nil {
+		return nil, err
+	}
+	return v.Node(id)
+}
+
+// ConceptByName finds a concept by its canonical name or any alias, also in
+// the plural ("reward models", "MLLMs").
+func (v *View) ConceptByName(name string) (*Node, error) {
+	key := FoldKey(name)
+	id, err := v.lookup(IdxConcept, key)
+	if ErrorCode(err) == NotFound && strings.HasSuffix(key, "s") {
+		id, err = v.lookup(IdxConcept, strings.TrimSuffix(key, "s"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v.Node(id)
+}
+
+// edgeList collects the far ends of one edge type.
+func (v *View) edgeList(id NodeID, t EdgeType, dir Direction) ([]NodeID, []float64, error) {
+	var ids []NodeID
+	var ws []float64
+	err := v.r.Edges(id, t, dir, func(o NodeID, w float64) bool {
+		ids = append(ids, o)
+		ws = append(ws, w)
+		return true
+	})
+	return ids, ws, err
+}
+
+// byWeight orders ids by ascending weight (positions), ties by id.
+func byWeight(ids []NodeID, ws []float64) []NodeID {
+	idx := make([]int, len(ids))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(ws[a], ws[b]) })
+	out := make([]NodeID, len(ids))
+	for i, j := range idx {
+		out[i] = ids[j]
+	}
+	return out
+}
+
+// PaperAuthors returns a paper's authors in byline order.
+func (v *View) PaperAuthors(p NodeID) ([]*Node, error) {
+	ids, ws, err := v.edgeList(p, Authored, In)
+	if err != nil {
+		return nil, err
+	}
+	return v.Nodes(byWeight(ids, ws))
+}
+
+// PaperSubjects returns a paper's subjects, primary first.
+func (v *View) PaperSubjects(p NodeID) ([]*Node, error) {
+	ids, ws, err := v.edgeList(p, InSubject, Out)
+	if err != nil {
+		return nil, err
+	}
+	return v.Nodes(byWeight(ids, ws))
+}
+
+// PaperRepositories returns the code repositories a paper links to.
+func (v *View) PaperRepositories(p NodeID) ([]*Node, error) {
+	ids, _, err := v.edgeList(p, HasCode, Out)
+	if err != nil {
+		return nil, err
+	}
+	return v.Nodes(ids)
+}
+
+// RepositoryOwner returns the organisation owning a repository.
+func (v *View) RepositoryOwner(r NodeID) (*Node, error) {
+	ids, _, err := v.edgeList(r, OwnedBy, Out)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	return v.Node(ids[0])
+}
+
+// OrganizationRepositories returns an organisation's repositories by URL.
+func (v *View) OrganizationRepositories(o NodeID) ([]*Node, error) {
+	ids, _, err := v.edgeList(o, OwnedBy, In)
+	if err != nil {
+		return nil, err
+	}
+	ns, err := v.Nodes(ids)
+	slices.SortFunc(ns, func(a, b *Node) int { return strings.Compare(strings.ToLower(a.Label), strings.ToLower(b.Label)) })
+	return ns, err
+}
+
+// Weighted is a node with a weight.
+type Weighted struct {
+	Node   *Node
+	Weight float64
+}
+
+func (v *View) weighted(m map[NodeID]float64, first int) ([]Weighted, error) {
+	out := make([]Weighted, 0, len(m))
+	for id, w := range m {
+		n, err := v.Node(id)
+		if ErrorCode(err) == NotFound {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Weighted{n, w})
+	}
+	slices.SortFunc(out, func(a, b Weighted) int {
+		if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Node.Label, b.Node.Label)
+	})
+	if len(out) > first {
+		out = out[:first]
+	}
+	return out, nil
+}
+
+// PaperConcepts returns a paper's concepts by descending score.
+func (v *View) PaperConcepts(p NodeID, first int) ([]Weighted, error) {
+	m := map[NodeID]float64{}
+	err := v.r.Edges(p, Mentions, Out, func(c NodeID, w float64) bool { m[c] = w; return true })
+	if err != nil {
+		return nil, err
+	}
+	return v.weighted(m, first)
+}
+
+// AuthorConcepts returns the concepts of an author's papers, weighted by the
+// sum of their scores over those papers.
+func (v *View) AuthorConcepts(a NodeID, first int) ([]Weighted, error) {
+	papers, _, err := v.edgeList(a, Authored, Out)
+	if err != nil {
+		return nil, err
+	}
+	m := map[NodeID]float64{}
+	for _, p := range papers {
+		if err := v.r.Edges(p, Mentions, Out, func(c NodeID, w float64) bool { m[c] += w; return true }); err != nil {
+			return nil, err
+		}
+	}
+	return v.weighted(m, first)
+}
+
+// ConceptRelated returns the concepts co-occurring with c, weighted by the
+// number of papers mentioning both.
+func (v *View) ConceptRelated(c NodeID, first int) ([]Weighted, error) {
+	m := map[NodeID]float64{}
+	if err := v.r.Pairs(CoOccurs, c, func(b NodeID, n int64) bool { m[b] = float64(n); return true }); err != nil {
+		return nil, err
+	}
+	return v.weighted(m, first)
+}
+
+// Broader returns the concepts c is a kind of.
+func (v *View) Broader(c NodeID) ([]*Node, error) {
+	ids, _, err := v.edgeList(c, Broader, Out)
+	if err != nil {
+		return nil, err
+	}
+	return v.Nodes(ids)
+}
+
+// Narrower returns the concepts that are kinds of c, by name.
+func (v *View) Narrower(c NodeID) ([]*Node, error) {
+	ids, _, err := v.edgeList(c, Broader, In)
+	if err != nil {
+		return nil, err
+	}
+	ns, err := v.Nodes(ids)
+	slices.SortFunc(ns, func(a, b *Node) int { return strings.Compare(a.Label, b.Label) })
+	return ns, err
+}
+
+// PaperPage is one page of an ordered paper list.
+type PaperPage struct {
+	Total     int
+	Papers    []*Node
+	Cursors   []string
+	HasNext   bool
+	EndCursor string
+}
+
+// EncodeCursor makes an opaque cursor from a list sort key.
+func EncodeCursor(sortKey []byte) string {
+	return base64.RawURLEncoding.EncodeToString(sortKey)
+}
+
+// DecodeCursor validates an opaque cursor and returns its sort key.
+func DecodeCursor(c string) ([]byte, error) {
+	k, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || len(k) > 2+48+9 {
+		return nil, Errorf(Invalid, "invalid cursor %q", truncate(c, 64))
+	}
+	if _, ok := paperFromSortKey(k); !ok {
+		return nil, Errorf(Invalid, "invalid cursor %q", truncate(c, 64))
+	}
+	return k, nil
+}
+
+// Papers returns a page of the papers of owner (an author's, a subject's or a
+// concept's), newest first then by title.
+func (v *View) Papers(owner NodeID, first int, after string) (PaperPage, error) {
+	var t EdgeType
+	switch owner.Kind() {
+	case KindAuthor:
+		t = Authored
+	case KindSubject:
+		t = InSubject
+	case KindConcept:
+		t = Mentions
+	default:
+		return PaperPage{}, Errorf(Invalid, "%s has no paper list", owner)
+	}
+	var start []byte
+	if after != "" {
+		k, err := DecodeCursor(after)
+		if err != nil {
+			return PaperPage{}, err
+		}
+		start = k
+	}
+	total, err := v.r.Counter(degreeCounter(owner, t))
+	if err != nil {
+		return PaperPage{}, err
+	}
+	page := PaperPage{Total: int(total)}
+	var keys [][]byte
+	err = v.r.List(owner, t, start, func(k []byte) bool {
+		if len(keys) == first {
+			page.HasNext = true
+			return false
+		}
+		keys = append(keys, slices.Clone(k))
+		return true
+	})
+	if err != nil {
+		return page, err
+	}
+	for _, k := range keys {
+		id, ok := paperFromSortKey(k)
+		if !ok {
+			continue
+		}
+		n, err := v.Node(id)
+		if ErrorCode(err) == NotFound {
+			continue
+		}
+		if err != nil {
+			return page, err
+		}
+		page.Papers = append(page.Papers, n)
+		page.Cursors = append(page.Cursors, EncodeCursor(k))
+	}
+	if len(page.Cursors) > 0 {
+		page.EndCursor = page.Cursors[len(page.Cursors)-1]
+	}
+	return page, nil
+}
+
+// Coauthor is an author who wrote papers with another.
+type Coauthor struct {
+	Author *Node
+	Weight int // number of shared papers
+}
+
+// CoAuthors returns the co-authors of a, by number of shared papers, then
+// name.
+func (v *View) CoAuthors(a NodeID, first int) ([]Coauthor, error) {
+	var out []Coauthor
+	var err error
+	if e := v.r.Pairs(CoAuthor, a, func(b NodeID, n int64) bool {
+		var node *Node
+		node, err = v.Node(b)
+		if err != nil {
+			return ErrorCode(err) == NotFound
+		}
+		out = append(out, Coauthor{node, int(n)})
+		return true
+	}); e != nil {
+		return nil, e
+	}
+	if err != nil && ErrorCode(err) != NotFound {
+		return nil, err
+	}
+	slices.SortFunc(out, func(x, y Coauthor) int {
+		if c := cmp.Compare(y.Weight, x.Weight); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Author.Label, y.Author.Label)
+	})
+	if len(out) > first {
+		out = out[:first]
+	}
+	return out, nil
+}
+
+// SharedPapers returns the papers both authors wrote, newest first.
+func (v *View) SharedPapers(a, b NodeID) ([]*Node, error) {
+	var shared []NodeID
+	err := v.r.Edges(a, Authored, Out, func(p NodeID, _ float64) bool {
+		shared = append(shared, p)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []*Node
+	for _, p := range shared {
+		if _, ok, err := v.r.Edge(b, Authored, p); err != nil {
+			return nil, err
+		} else if ok {
+			n, err := v.Node(p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, n)
+		}
+	}
+	SortPapers(out)
+	return out, nil
+}
+
+// SortPapers orders papers newest first, then by title.
+func SortPapers(ps []*Node) {
+	slices.SortFunc(ps, func(a, b *Node) int {
+		return strings.Compare(string(PaperSortKey(a)), string(PaperSortKey(b)))
+	})
+}
+
+// Stats are the graph's counts.
+type Stats struct {
+	Papers, Authors, Subjects, Concepts, Repositories, Organizations int
+	// Edges counts stored edges plus derived co-author and co-occurrence
+	// pairs (each unordered pair once).
+	Edges int
+}
+
+// Stats reads the graph's counters.
+func (v *View) Stats() (Stats, error) {
+	var s Stats
+	for _, c := range []struct {
+		name string
+		dst  *int
+	}{
+		{cntPapers, &s.Papers}, {cntAuthors, &s.Authors}, {cntSubjects, &s.Subjects},
+		{cntConcepts, &s.Concepts}, {cntRepositories, &s.Repositories}, {cntOrganizations, &s.Organizations},
+		{cntEdges, &s.Edges},
+	} {
+		n, err := v.r.Counter(c.name)
+		if err != nil {
+			return s, err
+		}
+		*c.dst = int(n)
+	}
+	for _, t := range []EdgeType{CoAuthor, CoOccurs} {
+		n, err := v.r.Counter(pairCounter(t))
+		if err != nil {
+			return s, err
+		}
+		s.Edges += int(n)
+	}
+	return s, nil
+}
+
+// idf is the inverse document frequency of a concept over n papers.
+func idf(df, n int64) float64 {
+	if df < 1 {
+		df = 1
+	}
+	return math.Log(1 + float64(n)/float64(df))
+}

@@ -52,9 +52,9 @@ func parseProfile(name string, lines []line) (graph.Document, error) {
 }
 
 var (
-	yearLine    = regexp.MustCompile(`^arXiv\s*((?:19|20)\d\d)$`)
-	atLeast     = regexp.MustCompile(`(?i)^at least \d+ records`)
-	attributed  = regexp.MustCompile(`(?i)^publications and source records attributed to (.+?)\.?$`)
+	yearLine   = regexp.MustCompile(`^arXiv\s*((?:19|20)\d\d)$`)
+	atLeast    = regexp.MustCompile(`(?i)^at least \d+ records`)
+	attributed = regexp.MustCompile(`(?i)^publications and source records attributed to (.+?)\.?$`)
 )
 
 // parseSubjects reads an arXiv-subjects listing:

@@ -1,0 +1,368 @@
+package schema
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/graphql-go/graphql"
+	"github.com/graphql-go/graphql/gqlerrors"
+	"github.com/graphql-go/graphql/language/ast"
+	"github.com/graphql-go/graphql/language/parser"
+	"github.com/graphql-go/graphql/language/source"
+	"github.com/rs/zerolog"
+
+	"github.com/researchkg/kg/graph"
+)
+
+//go:embed console.html
+var consoleHTML []byte
+
+// Options configure the HTTP handler.
+type Options struct {
+	Log        zerolog.Logger
+	Timeout    time.Duration // per request; default 10s
+	MaxBody    int64         // request body bytes; default 1 MiB
+	MaxQuery   int           // query text bytes; default 64 KiB
+	MaxDepth   int           // selection nesting; default 12
+	MaxFields  int           // fields after expanding fragments; default 5000
+	MaxAliases int           // default 200
+	// Healthy reports whether the store is open; nil means always.
+	Healthy func() bool
+}
+
+func (o Options) withDefaults() Options {
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	if o.MaxBody <= 0 {
+		o.MaxBody = 1 << 20
+	}
+	if o.MaxQuery <= 0 {
+		o.MaxQuery = 64 << 10
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = 12
+	}
+	if o.MaxFields <= 0 {
+		o.MaxFields = 5000
+	}
+	if o.MaxAliases <= 0 {
+		o.MaxAliases = 200
+	}
+	return o
+}
+
+// Handler serves GraphQL at /graphql (POST JSON, or GET with ?query=; a GET
+// without a query serves the console) and /healthz.
+type Handler struct {
+	svc    *graph.Service
+	schema graphql.Schema
+	opts   Options
+	mux    *http.ServeMux
+	docs   docCache
+	reqID  atomic.Uint64
+}
+
+// NewHandler builds the HTTP handler over a graph service.
+func NewHandler(svc *graph.Service, opts Options) (*Handler, error) {
+	s, err := Schema()
+	if err != nil {
+		return nil, fmt.Errorf("build schema: %w", err)
+	}
+	h := &Handler{svc: svc, schema: s, opts: opts.withDefaults(), mux: http.NewServeMux()}
+	h.docs.max = 1024
+	h.mux.HandleFunc("/graphql", h.serveGraphQL)
+	h.mux.HandleFunc("/healthz", h.serveHealth)
+	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" {
+			http.Redirect(w, r, "/graphql", http.StatusFound)
+			return
+		}
+		http.NotFound(w, r)
+	})
+	return h, nil
+}
+
+// ServeHTTP logs every request with its id, status and duration.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	id := r.Header.Get("X-Request-Id")
+	if id == "" || len(id) > 64 {
+		id = strconv.FormatUint(h.reqID.Add(1), 10)
+	}
+	w.Header().Set("X-Request-Id", id)
+	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	log := h.opts.Log.With().Str("req", id).Logger()
+	h.mux.ServeHTTP(sw, r.WithContext(log.WithContext(r.Context())))
+	log.Info().Str("method", r.Method).Str("path", r.URL.Path).Int("status", sw.status).
+		Int("bytes", sw.n).Dur("took", time.Since(start)).Str("remote", r.RemoteAddr).Msg("request")
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status, n int
+}
+
+func (w *statusWriter) WriteHeader(s int) { w.status = s; w.ResponseWriter.WriteHeader(s) }
+func (w *statusWriter) Write(b []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(b)
+	w.n += n
+	return n, err
+}
+
+func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
+	if h.opts.Healthy != nil && !h.opts.Healthy() {
+		http.Error(w, "store closed\n", http.StatusServiceUnavailable)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = w.Write([]byte("ok\n"))
+}
+
+// Request is a GraphQL request body.
+type Request struct {
+	Query         string         `json:"query"`
+	Variables     map[string]any `json:"variables"`
+	OperationName string         `json:"operationName"`
+}
+
+// Response is a GraphQL response body.
+type Response struct {
+	Data       any                        `json:"data,omitempty"`
+	Errors     []gqlerrors.FormattedError `json:"errors,omitempty"`
+	Extensions map[string]any             `json:"extensions,omitempty"`
+}
+
+func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
+	var req Request
+	switch r.Method {
+	case http.MethodGet:
+		q := r.URL.Query()
+		if q.Get("query") == "" {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write(consoleHTML)
+			return
+		}
+		req.Query, req.OperationName = q.Get("query"), q.Get("operationName")
+		if v := q.Get("variables"); v != "" {
+			if err := json.Unmarshal([]byte(v), &req.Variables); err != nil {
+				h.fail(w, http.StatusBadRequest, "BAD_REQUEST", "variables is not a JSON object: "+err.Error())
+				return
+			}
+		}
+	case http.MethodPost:
+		body := http.MaxBytesReader(w, r.Body, h.opts.MaxBody)
+		dec := json.NewDecoder(body)
+		if err := dec.Decode(&req); err != nil {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				h.fail(w, http.StatusRequestEntityTooLarge, "BODY_TOO_LARGE", fmt.Sprintf("request body over %d bytes", h.opts.MaxBody))
+				return
+			}
+			h.fail(w, http.StatusBadRequest, "BAD_REQUEST", "body must be JSON {query, variables, operationName}: "+err.Error())
+			return
+		}
+	default:
+		w.Header().Set("Allow", "GET, POST")
+		h.fail(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "use POST (or GET with ?query=)")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), h.opts.Timeout)
+	defer cancel()
+	writeJSON(w, http.StatusOK, h.Execute(ctx, req))
+}
+
+func (h *Handler) fail(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, Response{Errors: []gqlerrors.FormattedError{codedError(code, msg)}})
+}
+
+func codedError(code, msg string) gqlerrors.FormattedError {
+	e := gqlerrors.NewFormattedError(msg)
+	e.Extensions = map[string]any{"code": code}
+	return e
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// Execute runs one GraphQL request: limits on the text, parse, the checks
+// that must precede validation (fragment cycles crash graphql-go v0.8.1;
+// depth and size bound its quadratic validation), validation (cached by
+// query text), then execution on one read snapshot closed at the end.
+func (h *Handler) Execute(ctx context.Context, req Request) Response {
+	if strings.TrimSpace(req.Query) == "" {
+		return Response{Errors: []gqlerrors.FormattedError{codedError("BAD_REQUEST", "query is empty")}}
+	}
+	if len(req.Query) > h.opts.MaxQuery {
+		return Response{Errors: []gqlerrors.FormattedError{codedError("QUERY_TOO_LARGE",
+			fmt.Sprintf("query is %d bytes; at most %d", len(req.Query), h.opts.MaxQuery))}}
+	}
+	doc, errs := h.document(req.Query)
+	if errs != nil {
+		return Response{Errors: errs}
+	}
+	st := &reqState{svc: h.svc, log: *zerolog.Ctx(ctx)}
+	defer st.close()
+	res := graphql.Execute(graphql.ExecuteParams{
+		Schema: h.schema, AST: doc, Args: req.Variables, OperationName: req.OperationName,
+		Context: context.WithValue(ctx, ctxKey{}, st),
+	})
+	return Response{Data: res.Data, Errors: res.Errors, Extensions: res.Extensions}
+}
+
+// document parses, checks and validates a query, caching the result by text.
+func (h *Handler) document(q string) (*ast.Document, []gqlerrors.FormattedError) {
+	if d, ok := h.docs.get(q); ok {
+		return d, nil
+	}
+	if n := maxBraceDepth(q); n > 4*h.opts.MaxDepth+8 {
+		// reject before parsing: the parser recurses per level
+		return nil, []gqlerrors.FormattedError{codedError("TOO_DEEP", fmt.Sprintf("query nests %d levels; at most %d", n, h.opts.MaxDepth))}
+	}
+	doc, err := parser.Parse(parser.ParseParams{Source: source.NewSource(&source.Source{Body: []byte(q), Name: "query"})})
+	if err != nil {
+		fe := gqlerrors.FormatError(err)
+		fe.Extensions = map[string]any{"code": "PARSE_ERROR"}
+		return nil, []gqlerrors.FormattedError{fe}
+	}
+	if vr := graphql.ValidateDocument(&h.schema, doc, []graphql.ValidationRuleFn{graphql.NoFragmentCyclesRule}); !vr.IsValid {
+		return nil, withCode(vr.Errors, "FRAGMENT_CYCLE")
+	}
+	if e := checkShape(doc, h.opts); e != nil {
+		return nil, []gqlerrors.FormattedError{*e}
+	}
+	if vr := graphql.ValidateDocument(&h.schema, doc, nil); !vr.IsValid {
+		return nil, withCode(vr.Errors, "GRAPHQL_VALIDATION_FAILED")
+	}
+	h.docs.put(q, doc)
+	return doc, nil
+}
+
+func withCode(errs []gqlerrors.FormattedError, code string) []gqlerrors.FormattedError {
+	for i := range errs {
+		errs[i].Extensions = map[string]any{"code": code}
+	}
+	return errs
+}
+
+// maxBraceDepth is the deepest nesting of { and ( outside strings.
+func maxBraceDepth(q string) int {
+	depth, most := 0, 0
+	inStr := false
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case inStr && c == '\\':
+			i++
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '{' || c == '(' || c == '[':
+			depth++
+			most = max(most, depth)
+		case c == '}' || c == ')' || c == ']':
+			depth--
+		}
+	}
+	return most
+}
+
+// checkShape bounds depth, field count and aliases with fragments expanded
+// (the document has no fragment cycles by now). Counting stops at the limit,
+// so a fragment "bomb" costs no more than the limit.
+func checkShape(doc *ast.Document, o Options) *gqlerrors.FormattedError {
+	frags := map[string]*ast.FragmentDefinition{}
+	var ops []*ast.OperationDefinition
+	for _, d := range doc.Definitions {
+		switch d := d.(type) {
+		case *ast.FragmentDefinition:
+			frags[d.Name.Value] = d
+		case *ast.OperationDefinition:
+			ops = append(ops, d)
+		}
+	}
+	fields, aliases := 0, 0
+	var walk func(ss *ast.SelectionSet, depth int) *gqlerrors.FormattedError
+	walk = func(ss *ast.SelectionSet, depth int) *gqlerrors.FormattedError {
+		if ss == nil {
+			return nil
+		}
+		if depth > o.MaxDepth {
+			e := codedError("TOO_DEEP", fmt.Sprintf("query nests deeper than %d levels", o.MaxDepth))
+			return &e
+		}
+		for _, sel := range ss.Selections {
+			switch s := sel.(type) {
+			case *ast.Field:
+				fields++
+				if s.Alias != nil {
+					aliases++
+				}
+				if fields > o.MaxFields {
+					e := codedError("TOO_MANY_FIELDS", fmt.Sprintf("query selects more than %d fields (fragments expanded)", o.MaxFields))
+					return &e
+				}
+				if aliases > o.MaxAliases {
+					e := codedError("TOO_MANY_ALIASES", fmt.Sprintf("query uses more than %d aliases", o.MaxAliases))
+					return &e
+				}
+				if err := walk(s.SelectionSet, depth+1); err != nil {
+					return err
+				}
+			case *ast.InlineFragment:
+				if err := walk(s.SelectionSet, depth); err != nil {
+					return err
+				}
+			case *ast.FragmentSpread:
+				if f := frags[s.Name.Value]; f != nil {
+					if err := walk(f.SelectionSet, depth); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}
+	for _, op := range ops {
+		if err := walk(op.SelectionSet, 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// docCache keeps validated documents by query text. When full it starts
+// over: dashboards send a few distinct queries many times.
+type docCache struct {
+	mu  sync.Mutex
+	m   map[string]*ast.Document
+	max int
+}
+
+func (c *docCache) get(q string) (*ast.Document, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.m[q]
+	return d, ok
+}
+
+func (c *docCache) put(q string, d *ast.Document) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= c.max {
+		c.m = make(map[string]*ast.Document, c.max)
+	}
+	c.m[q] = d
+}

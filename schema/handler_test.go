@@ -1,0 +1,310 @@
+package schema_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/source"
+	"github.com/researchkg/kg/nlp"
+	"github.com/researchkg/kg/schema"
+	"github.com/researchkg/kg/store"
+)
+
+var (
+	extractor     *nlp.Extractor
+	extractorOnce sync.Once
+)
+
+// newServer serves a graph of the seed pages over a real HTTP server.
+func newServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	db, err := store.Open(store.DefaultOptions("").WithInMemory(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	extractorOnce.Do(func() { extractor = nlp.New() })
+	svc := graph.NewService(db, extractor)
+	files, _ := filepath.Glob("../testdata/seeds/*.txt")
+	if len(files) != 3 {
+		t.Fatalf("seed pages: %v", files)
+	}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = source.Read(filepath.Base(f), fh, func(d graph.Document) error {
+			_, err := svc.Ingest(context.Background(), d)
+			return err
+		})
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := schema.NewHandler(svc, schema.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+type gqlResponse struct {
+	Data   map[string]any `json:"data"`
+	Errors []struct {
+		Message    string         `json:"message"`
+		Extensions map[string]any `json:"extensions"`
+		Path       []any          `json:"path"`
+	} `json:"errors"`
+}
+
+func post(t *testing.T, srv *httptest.Server, query string, vars map[string]any) gqlResponse {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	resp, err := http.Post(srv.URL+"/graphql", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("status %d: %s", resp.StatusCode, b)
+	}
+	var out gqlResponse
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// get walks a decoded JSON value by keys and indexes: get(v, "a", 0, "b").
+func get(v any, path ...any) any {
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, _ := v.(map[string]any)
+			v = m[k]
+		case int:
+			l, _ := v.([]any)
+			if k >= len(l) {
+				return nil
+			}
+			v = l[k]
+		}
+	}
+	return v
+}
+
+func num(v any) int { f, _ := v.(float64); return int(f) }
+
+func TestEndToEndSeeds(t *testing.T) {
+	srv := newServer(t)
+	r := post(t, srv, `{
+	  stats { papers authors subjects repositories concepts edges }
+	  x: author(name: "Xiaoxi Jiang") { name papers { totalCount } coauthors { weight author { name } sharedPapers { title } } }
+	  g: author(name: "guanjun  jiang") { papers(first: 100) { totalCount nodes { title } } }
+	  lg: subject(code: "cs.LG") { name papers { totalCount } }
+	  as: subject(code: "eess.AS") { papers { totalCount } }
+	  gd: paper(title: "GD2PO") { title year repositories { url owner { name } } }
+	  t2s: paper(title: "trace2skill: distill trajectory-local lessons into transferable agent skills") { abstracts sources }
+	  rl: concept(name: "RL") { name aliases papers { totalCount } }
+	  nobody: author(name: "No Such Person")
+	  { name }
+	}`, nil)
+	if len(r.Errors) > 0 {
+		t.Fatalf("errors: %+v", r.Errors)
+	}
+	d := r.Data
+	for k, want := range map[string]int{"papers": 18, "authors": 2, "subjects": 5, "repositories": 10} {
+		if got := num(get(d, "stats", k)); got != want {
+			t.Errorf("stats.%s: got %d, want %d", k, got, want)
+		}
+	}
+	if got := num(get(d, "x", "papers", "totalCount")); got != 18 {
+		t.Errorf("Xiaoxi Jiang papers: got %d, want 18", got)
+	}
+	if got := num(get(d, "g", "papers", "totalCount")); got != 7 {
+		t.Errorf("Guanjun Jiang papers: got %d, want 7", got)
+	}
+	if w, name := num(get(d, "x", "coauthors", 0, "weight")), get(d, "x", "coauthors", 0, "author", "name"); w != 7 || name != "Guanjun Jiang" {
+		t.Errorf("co-author: got %v weight %d, want Guanjun Jiang 7", name, w)
+	}
+	if n := len(get(d, "x", "coauthors", 0, "sharedPapers").([]any)); n != 7 {
+		t.Errorf("shared papers: got %d, want 7", n)
+	}
+	if get(d, "lg", "name") != "Machine Learning" || num(get(d, "lg", "papers", "totalCount")) != 8 || num(get(d, "as", "papers", "totalCount")) != 1 {
+		t.Errorf("subjects: %v %v", get(d, "lg"), get(d, "as"))
+	}
+	if title, _ := get(d, "gd", "title").(string); !strings.HasPrefix(title, "GD²PO:") || get(d, "gd", "repositories", 0, "owner", "name") != "Qwen-Applications" {
+		t.Errorf("GD2PO: %v", get(d, "gd"))
+	}
+	if a, s := get(d, "t2s", "abstracts").([]any), get(d, "t2s", "sources").([]any); len(a) != 2 || len(s) != 3 {
+		t.Errorf("Trace2Skill: %d abstracts, %d sources; want 2 and 3", len(a), len(s))
+	}
+	if get(d, "rl", "name") != "reinforcement learning" {
+		t.Errorf("concept RL: %v", get(d, "rl"))
+	}
+	if v, ok := d["nobody"]; !ok || v != nil {
+		t.Errorf("unknown author: got %v, want null", v)
+	}
+}
+
+func TestPaginationOverHTTP(t *testing.T) {
+	srv := newServer(t)
+	q := `query($after: String) { author(name: "Xiaoxi Jiang") { papers(first: 5, after: $after) {
+		totalCount edges { cursor node { id } } pageInfo { hasNextPage endCursor } } } }`
+	seen := map[string]bool{}
+	var after any
+	for page := 0; page < 10; page++ {
+		r := post(t, srv, q, map[string]any{"after": after})
+		if len(r.Errors) > 0 {
+			t.Fatal(r.Errors)
+		}
+		p := get(r.Data, "author", "papers")
+		for _, e := range get(p, "edges").([]any) {
+			id := get(e, "node", "id").(string)
+			if seen[id] {
+				t.Fatalf("paper %s on two pages", id)
+			}
+			seen[id] = true
+		}
+		if get(p, "pageInfo", "hasNextPage") != true {
+			break
+		}
+		after = get(p, "pageInfo", "endCursor")
+	}
+	if len(seen) != 18 {
+		t.Errorf("paged through %d papers, want 18", len(seen))
+	}
+	r := post(t, srv, q, map[string]any{"after": "garbage!!"})
+	if len(r.Errors) != 1 || r.Errors[0].Extensions["code"] != "INVALID" {
+		t.Errorf("bad cursor: %+v", r.Errors)
+	}
+}
+
+func TestRelatedSearchNeighborhood(t *testing.T) {
+	srv := newServer(t)
+	r := post(t, srv, `{
+	  s: search(text: "gd2po", kinds: [PAPER], first: 3) { score node { id kind label } }
+	  o: search(text: "qwen applications", kinds: [ORGANIZATION]) { node { ... on Organization { name repositories { url } } } }
+	  p: paper(title: "Skill-RM: Unifying Heterogeneous Evaluation Criteria via Agent Skill") {
+	    id related(first: 3) { score paper { title } sharedConcepts { name } sharedAuthors { name } sharedSubjects { code } }
+	  }
+	}`, nil)
+	if len(r.Errors) > 0 {
+		t.Fatal(r.Errors)
+	}
+	if l, _ := get(r.Data, "s", 0, "node", "label").(string); !strings.HasPrefix(l, "GD²PO") || get(r.Data, "s", 0, "node", "kind") != "PAPER" {
+		t.Errorf("search: %v", get(r.Data, "s"))
+	}
+	if n := len(get(r.Data, "o", 0, "node", "repositories").([]any)); n != 9 {
+		t.Errorf("Qwen-Applications repositories: %d, want 9", n)
+	}
+	rel := get(r.Data, "p", "related").([]any)
+	if len(rel) != 3 {
+		t.Fatalf("related: %v", rel)
+	}
+	for _, x := range rel {
+		if len(get(x, "sharedConcepts").([]any))+len(get(x, "sharedAuthors").([]any)) == 0 {
+			t.Errorf("related paper without a reason: %v", x)
+		}
+	}
+	id := get(r.Data, "p", "id").(string)
+	n := post(t, srv, `query($id: ID!) { neighborhood(id: $id, depth: 1, kinds: [AUTHOR, SUBJECT, REPOSITORY]) {
+		nodes { id kind } edges { source target type weight } } }`, map[string]any{"id": id})
+	if len(n.Errors) > 0 {
+		t.Fatal(n.Errors)
+	}
+	nodes := get(n.Data, "neighborhood", "nodes").([]any)
+	kinds := map[any]int{}
+	for _, x := range nodes {
+		kinds[get(x, "kind")]++
+	}
+	if kinds["PAPER"] != 1 || kinds["AUTHOR"] != 1 || kinds["SUBJECT"] != 1 || kinds["REPOSITORY"] != 1 || kinds["CONCEPT"] != 0 {
+		t.Errorf("neighbourhood kinds: %v", kinds)
+	}
+	if e := get(n.Data, "neighborhood", "edges").([]any); len(e) != 3 {
+		t.Errorf("neighbourhood edges: %v", e)
+	}
+}
+
+func TestErrorsHaveCodes(t *testing.T) {
+	srv := newServer(t)
+	for _, tc := range []struct{ query, code string }{
+		{`{ paper(id: "paper:zero") { title } }`, "INVALID"},
+		{`{ paper(id: "author:1") { title } }`, "INVALID"},
+		{`{ paper { title } }`, "INVALID"},
+		{`{ author(name: "Xiaoxi Jiang") { papers(first: 100000) { totalCount } } }`, "INVALID"},
+		{`{ neighborhood(id: "paper:1", depth: 9) { nodes { id } } }`, "INVALID"},
+		{`{ nosuchfield }`, "GRAPHQL_VALIDATION_FAILED"},
+		{`{ author(name: ) }`, "PARSE_ERROR"},
+		{`query { ...A } fragment A on Query { ...B } fragment B on Query { ...A }`, "FRAGMENT_CYCLE"},
+		{`{ author(name: "x") { papers { nodes { authors { papers { nodes { authors { papers { nodes { authors { papers { nodes { authors { name } } } } } } } } } } } } } }`, "TOO_DEEP"},
+		{strings.Repeat("{", 30000), "TOO_DEEP"},
+		{strings.Repeat("{", 100000), "QUERY_TOO_LARGE"},
+		{fragmentBomb(25), "TOO_MANY_FIELDS"},
+	} {
+		r := post(t, srv, tc.query, nil)
+		if len(r.Errors) == 0 || r.Errors[0].Extensions["code"] != tc.code {
+			t.Errorf("%.60s: got %+v, want code %s", tc.query, r.Errors, tc.code)
+		}
+	}
+	// the server survived all of it
+	if r := post(t, srv, `{ stats { papers } }`, nil); num(get(r.Data, "stats", "papers")) != 18 {
+		t.Errorf("after hostile queries: %+v", r)
+	}
+}
+
+func TestHTTPSurface(t *testing.T) {
+	srv := newServer(t)
+	for _, tc := range []struct {
+		method, path, body string
+		status             int
+		contains           string
+	}{
+		{"GET", "/healthz", "", 200, "ok"},
+		{"GET", "/graphql", "", 200, "<title>kg"},
+		{"GET", "/graphql?query=%7Bstats%7Bpapers%7D%7D", "", 200, `"papers":18`},
+		{"PUT", "/graphql", "", 405, "METHOD_NOT_ALLOWED"},
+		{"POST", "/graphql", "{not json", 400, "BAD_REQUEST"},
+		{"POST", "/graphql", `{"query":"` + strings.Repeat("a", 2<<20) + `"}`, 413, "BODY_TOO_LARGE"},
+		{"GET", "/nope", "", 404, ""},
+	} {
+		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(tc.body))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || !strings.Contains(string(b), tc.contains) {
+			t.Errorf("%s %s: got %d %.100q, want %d containing %q", tc.method, tc.path, resp.StatusCode, b, tc.status, tc.contains)
+		}
+	}
+}
+
+// fragmentBomb builds n fragments each spreading the next twice: 2^n fields
+// once expanded, from a query of a few hundred bytes.
+func fragmentBomb(n int) string {
+	var b strings.Builder
+	b.WriteString("{ ...F0 }\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "fragment F%d on Query { stats { papers } ...F%d ...F%d }\n", i, i+1, i+1)
+	}
+	fmt.Fprintf(&b, "fragment F%d on Query { stats { papers } }\n", n)
+	return b.String()
+}

@@ -1,0 +1,332 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/source"
+	"github.com/researchkg/kg/nlp"
+	"github.com/researchkg/kg/schema"
+	"github.com/researchkg/kg/store"
+)
+
+func openStore(dir string, readOnly bool, log zerolog.Logger) (*store.DB, error) {
+	if !readOnly {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("create data folder: %w", err)
+		}
+	} else if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("data folder %s: %w (run kg ingest or kg serve first)", dir, err)
+	}
+	return store.Open(store.DefaultOptions(dir).WithReadOnly(readOnly).WithLogger(log))
+}
+
+// summary adds up the results of an ingest run.
+type summary struct {
+	Documents, Failed                                int
+	Records, Added, Merged, Unchanged                int
+	Authors, Subjects, Concepts, Repositories, Edges int
+	Warnings                                         []string
+	Failures                                         []string
+}
+
+func (s *summary) add(r graph.IngestResult) {
+	s.Documents++
+	s.Records += r.Records
+	s.Added += r.PapersAdded
+	s.Merged += r.PapersMerged
+	s.Unchanged += r.PapersSame
+	s.Authors += r.AuthorsAdded
+	s.Subjects += r.SubjectsAdded
+	s.Concepts += r.ConceptsAdded
+	s.Repositories += r.ReposAdded
+	s.Edges += r.EdgesAdded
+	s.Warnings = append(s.Warnings, r.Warnings...)
+}
+
+func (s *summary) fail(err error) {
+	s.Documents++
+	s.Failed++
+	s.Failures = append(s.Failures, err.Error())
+}
+
+func (s *summary) print(w io.Writer) {
+	fmt.Fprintf(w, "documents: %d read, %d failed\n", s.Documents, s.Failed)
+	fmt.Fprintf(w, "papers:    %d records: %d added, %d merged, %d unchanged\n", s.Records, s.Added, s.Merged, s.Unchanged)
+	fmt.Fprintf(w, "added:     %d authors, %d subjects, %d concepts, %d repositories, %d edges\n",
+		s.Authors, s.Subjects, s.Concepts, s.Repositories, s.Edges)
+	fmt.Fprintf(w, "warnings:  %d\n", len(s.Warnings))
+	for _, x := range s.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", x)
+	}
+	for _, x := range s.Failures {
+		fmt.Fprintf(w, "  failed:  %s\n", x)
+	}
+}
+
+// ingestPaths reads every file under paths (folders recursively, hidden
+// files skipped, in name order) into the graph. A document that fails is
+// reported and skipped; the others are ingested.
+func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, log zerolog.Logger) (*summary, error) {
+	var files []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if !info.IsDir() {
+			files = append(files, filepath.Clean(p))
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if strings.HasPrefix(d.Name(), ".") && path != p {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	sort.Strings(files)
+	sum := &summary{}
+	for _, name := range files {
+		if err := ctx.Err(); err != nil {
+			return sum, err
+		}
+		if err := ingestFile(ctx, svc, name, sum, log); err != nil {
+			if ctx.Err() != nil {
+				return sum, ctx.Err()
+			}
+			sum.fail(err)
+			log.Error().Err(err).Str("file", name).Msg("document failed; skipped")
+		}
+	}
+	return sum, nil
+}
+
+func ingestFile(ctx context.Context, svc *graph.Service, name string, sum *summary, log zerolog.Logger) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return source.Read(name, f, func(doc graph.Document) error {
+		start := time.Now()
+		res, err := svc.Ingest(ctx, doc)
+		if err != nil {
+			return err
+		}
+		sum.add(res)
+		log.Info().Str("file", name).Str("format", doc.Format).Int("records", res.Records).
+			Int("added", res.PapersAdded).Int("merged", res.PapersMerged).Int("unchanged", res.PapersSame).
+			Int("concepts", res.ConceptsAdded).Dur("took", time.Since(start)).Msg("ingested")
+		return nil
+	})
+}
+
+func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c commonFlags
+	fs := newFlagSet("ingest", `kg ingest [--data DIR] PATH...
+
+Reads files or folders (recursively) into the graph. The format of each file
+is detected from its content: author profile pages and arXiv-subjects
+listings. Each document is committed atomically; a document that fails is
+reported with its file and line and skipped, the others are ingested, and
+the exit status is 1. Ingesting the same files again changes nothing.`, stderr, &c)
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitError{2}
+	}
+	log, err := newLogger(stderr, c.logLevel)
+	if err != nil {
+		return err
+	}
+	db, err := openStore(c.data, false, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := graph.NewService(db, nlp.New())
+	sum, err := ingestPaths(ctx, svc, fs.Args(), log)
+	if sum != nil {
+		if *asJSON {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			_ = enc.Encode(sum)
+		} else {
+			sum.print(stdout)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if sum.Failed > 0 {
+		return exitError{1}
+	}
+	return nil
+}
+
+func cmdStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c commonFlags
+	fs := newFlagSet("stats", "kg stats [--data DIR]\n\nPrints the graph's counts as JSON.", stderr, &c)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log, err := newLogger(stderr, c.logLevel)
+	if err != nil {
+		return err
+	}
+	db, err := openStore(c.data, true, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	v, err := graph.NewService(db, nil).View(ctx)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	st, err := v.Stats()
+	if err != nil {
+		return err
+	}
+	lsm, vlog := db.Size()
+	out := map[string]any{
+		"papers": st.Papers, "authors": st.Authors, "subjects": st.Subjects, "concepts": st.Concepts,
+		"repositories": st.Repositories, "organizations": st.Organizations, "edges": st.Edges,
+		"storeBytes": lsm + vlog,
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c commonFlags
+	fs := newFlagSet("serve", `kg serve [--data DIR] [--addr HOST:PORT]
+
+Serves GraphQL at http://ADDR/graphql: POST JSON {query, variables,
+operationName}; GET opens a console in the browser. /healthz answers 200
+while the store is open. With an empty data folder the seed pages (--seeds)
+are ingested first. SIGINT/SIGTERM stop it gracefully.`, stderr, &c)
+	addr := fs.String("addr", envOr("KG_ADDR", "127.0.0.1:8080"), "listen address (env KG_ADDR)")
+	seeds := fs.String("seeds", envOr("KG_SEEDS", "testdata/seeds"), "pages loaded into an empty store (env KG_SEEDS; empty: none)")
+	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q (did you mean kg ingest?)", fs.Args())
+	}
+	log, err := newLogger(stderr, c.logLevel)
+	if err != nil {
+		return err
+	}
+	db, err := openStore(c.data, false, log)
+	if err != nil {
+		return err
+	}
+	var open atomic.Bool
+	open.Store(true)
+	defer func() {
+		open.Store(false)
+		if err := db.Close(); err != nil {
+			log.Error().Err(err).Msg("close store")
+		} else {
+			log.Info().Msg("store closed")
+		}
+	}()
+	svc := graph.NewService(db, nlp.New())
+	if err := seedIfEmpty(ctx, svc, *seeds, log); err != nil {
+		return err
+	}
+	h, err := schema.NewHandler(svc, schema.Options{Log: log, Timeout: *timeout, Healthy: open.Load})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *addr, err)
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      *timeout + 5*time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	log.Info().Str("addr", "http://"+ln.Addr().String()+"/graphql").Str("data", c.data).Msg("serving")
+	fmt.Fprintf(stdout, "kg serving GraphQL at http://%s/graphql\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info().Msg("shutting down: finishing in-flight requests")
+	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Error().Err(err).Msg("shutdown")
+	}
+	return nil
+}
+
+// seedIfEmpty ingests the seed pages when the store holds no paper yet.
+func seedIfEmpty(ctx context.Context, svc *graph.Service, dir string, log zerolog.Logger) error {
+	if dir == "" {
+		return nil
+	}
+	v, err := svc.View(ctx)
+	if err != nil {
+		return err
+	}
+	st, err := v.Stats()
+	v.Close()
+	if err != nil {
+		return err
+	}
+	if st.Papers > 0 {
+		return nil
+	}
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		log.Warn().Str("seeds", dir).Msg("store is empty and the seed folder does not exist; serving an empty graph (run from the repository root, or set --seeds)")
+		return nil
+	}
+	sum, err := ingestPaths(ctx, svc, []string{dir}, log)
+	if err != nil {
+		return err
+	}
+	log.Info().Int("documents", sum.Documents).Int("failed", sum.Failed).Int("papers", sum.Added).Msg("empty store: loaded seed pages")
+	return nil
+}

@@ -1,0 +1,119 @@
+// Command kg is a knowledge-graph service for research publications: it
+// ingests publication pages into a Badger store and serves them over GraphQL.
+//
+//	kg ingest [--data DIR] PATH...   read files or folders into the graph
+//	kg serve  [--data DIR] [--addr HOST:PORT]
+//	kg stats  [--data DIR]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mattn/go-isatty"
+	"github.com/rs/zerolog"
+)
+
+const usage = `kg — a knowledge graph of research publications (papers, authors, arXiv
+subjects, key terms, code repositories), stored in Badger, served over GraphQL.
+
+Usage:
+  kg serve  [--data DIR] [--addr HOST:PORT]   serve GraphQL at http://ADDR/graphql
+  kg ingest [--data DIR] PATH...              read files or folders into the graph
+  kg stats  [--data DIR]                      print the graph's counts
+
+Run "kg COMMAND --help" for a command's flags. Every flag can also be set
+from the environment: KG_DATA, KG_ADDR, KG_LOG_LEVEL.
+`
+
+func main() {
+	// SIGINT/SIGTERM cancel ctx: ingest stops between documents (each is
+	// atomic), serve shuts down gracefully; deferred Closes then run.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is main without the exit and the signals, so tests can call it.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "serve":
+		err = cmdServe(ctx, args[1:], stdout, stderr)
+	case "ingest":
+		err = cmdIngest(ctx, args[1:], stdout, stderr)
+	case "stats":
+		err = cmdStats(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "--help", "-help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "kg: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	var ee exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	default:
+		fmt.Fprintf(stderr, "kg %s: %v\n", args[0], err)
+		return 1
+	}
+}
+
+// exitError carries an exit status for failures already reported.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// commonFlags are the flags every command has.
+type commonFlags struct {
+	data     string
+	logLevel string
+}
+
+func envOr(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+func newFlagSet(name, synopsis string, stderr io.Writer, c *commonFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "%s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&c.data, "data", envOr("KG_DATA", "./kg-data"), "data folder of the Badger store (env KG_DATA)")
+	fs.StringVar(&c.logLevel, "log-level", envOr("KG_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env KG_LOG_LEVEL)")
+	return fs
+}
+
+// newLogger logs JSON lines to w, or a console format when w is a terminal.
+func newLogger(w io.Writer, level string) (zerolog.Logger, error) {
+	lvl, err := zerolog.ParseLevel(level)
+	if err != nil || level == "" {
+		return zerolog.Nop(), fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
+	}
+	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05"}
+	}
+	return zerolog.New(w).Level(lvl).With().Timestamp().Logger(), nil
+}

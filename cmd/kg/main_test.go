@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func copySeeds(t *testing.T, dst string) {
+	t.Helper()
+	files, _ := filepath.Glob("../../testdata/seeds/*.txt")
+	if len(files) != 3 {
+		t.Fatalf("seed pages: %v", files)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func runKG(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestIngestReportsFailuresAndKeepsTheRest(t *testing.T) {
+	in := t.TempDir()
+	copySeeds(t, in)
+	bad := filepath.Join(in, "zz_broken.txt")
+	os.WriteFile(bad, []byte("Ann Author\nPublications\nA title\nAn abstract.\nA title without abstract\n"), 0o644)
+	os.WriteFile(filepath.Join(in, ".hidden"), []byte("ignored"), 0o644)
+	data := filepath.Join(t.TempDir(), "kg-data")
+
+	code, out, _ := runKG(t, "ingest", "--data", data, in)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1 (one document failed)", code)
+	}
+	for _, want := range []string{"documents: 4 read, 1 failed", "18 added", "zz_broken.txt:5: title"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = runKG(t, "stats", "--data", data)
+	if code != 0 {
+		t.Fatalf("stats exit %d", code)
+	}
+	var st map[string]int
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st["papers"] != 18 || st["authors"] != 2 || st["subjects"] != 5 || st["repositories"] != 10 {
+		t.Errorf("stats: %v", st)
+	}
+	// again: nothing changes
+	os.Remove(bad)
+	code, out, _ = runKG(t, "ingest", "--data", data, "--json", in)
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || code != 0 {
+		t.Fatalf("second ingest: exit %d, %v\n%s", code, err, out)
+	}
+	if sum["Added"].(float64) != 0 || sum["Merged"].(float64) != 0 || sum["Edges"].(float64) != 0 {
+		t.Errorf("second ingest changed the graph: %v", sum)
+	}
+}
+
+func TestHelpAndUsage(t *testing.T) {
+	if code, out, _ := runKG(t, "--help"); code != 0 || !strings.Contains(out, "kg serve") {
+		t.Errorf("--help: %d %q", code, out)
+	}
+	for _, cmd := range []string{"serve", "ingest", "stats"} {
+		code, _, errOut := runKG(t, cmd, "--help")
+		if code != 0 || !strings.Contains(errOut, "--data") && !strings.Contains(errOut, "-data") {
+			t.Errorf("%s --help: %d %q", cmd, code, errOut)
+		}
+	}
+	if code, _, errOut := runKG(t, "frobnicate"); code != 2 || !strings.Contains(errOut, "unknown command") {
+		t.Errorf("unknown command: %d %q", code, errOut)
+	}
+	if code, _, _ := runKG(t, "ingest", "--data", t.TempDir()); code != 2 {
+		t.Errorf("ingest without paths: exit %d, want 2", code)
+	}
+	if code, _, errOut := runKG(t, "ingest", "--data", t.TempDir(), "/no/such/file"); code != 1 || !strings.Contains(errOut, "/no/such/file") {
+		t.Errorf("missing file: %d %q", code, errOut)
+	}
+}
+
+// serve on an empty data folder loads the seeds and answers over HTTP, then
+// shuts down when its context ends.
+func TestServeLoadsSeeds(t *testing.T) {
+	seeds := t.TempDir()
+	copySeeds(t, seeds)
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"serve", "--data", filepath.Join(t.TempDir(), "d"), "--addr", "127.0.0.1:0", "--seeds", seeds, "--log-level", "warn"}, pw, io.Discard)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, pr)
+	url := strings.TrimSpace(line[strings.Index(line, "http://"):])
+	base := strings.TrimSuffix(url, "/graphql")
+	resp, err := http.Get(base + "/healthz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("healthz: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	resp, err = http.Post(url, "application/json", strings.NewReader(`{"query":"{ stats { papers authors } }"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"papers":18`) {
+		t.Errorf("stats over HTTP: %s", b)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("serve exit %d", code)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not shut down")
+	}
+}

@@ -11,15 +11,19 @@ const maxConceptsPerPaper = 20
 
 // extract runs the term extractor on a paper's title and every abstract,
 // caching by text so a retried transaction does not extract twice.
-func (w *writer) extract(p *Node) []Term {
-	text := strings.Join(p.Abstracts, "\n\n")
+func (w *writer) extract(p *Node) ([]Term, error) {
+	abs, err := w.tx.Abstracts(p.ID)
+	if err != nil {
+		return nil, err
+	}
+	text := strings.Join(abs, "\n\n")
 	key := p.Label + "\x00" + text
 	if t, ok := w.terms[key]; ok {
-		return t
+		return t, nil
 	}
 	t := w.svc.terms.Extract(p.Label, text)
 	w.terms[key] = t
-	return t
+	return t, nil
 }
 
 // concepts replaces a paper's mentions with the terms extracted from its
@@ -31,7 +35,10 @@ func (w *writer) concepts(p *Node, sortKey []byte) error {
 	if err := tx.Edges(p.ID, Mentions, Out, func(c NodeID, wt float64) bool { old[c] = wt; return true }); err != nil {
 		return err
 	}
-	terms := w.extract(p)
+	terms, err := w.extract(p)
+	if err != nil {
+		return err
+	}
 	cur := map[NodeID]float64{}
 	var order []NodeID
 	for _, t := range terms {

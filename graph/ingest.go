@@ -256,12 +256,22 @@ func (w *writer) record(p *prepared) error {
 		return err
 	}
 	changed := created
-	var textChanged bool
+	textChanged := created
 	if !created {
+		if p.abstract != "" {
+			abs, err := tx.Abstracts(paper.ID)
+			if err != nil {
+				return err
+			}
+			if !slices.Contains(abs, p.abstract) {
+				if err := tx.PutAbstracts(paper.ID, append(abs, p.abstract)); err != nil {
+					return err
+				}
+				textChanged, changed = true, true
+			}
+		}
 		before := paper.Year
-		var nodeChanged bool
-		nodeChanged, textChanged = mergePaper(&paper, p, w.source)
-		if nodeChanged {
+		if mergePaper(&paper, p, w.source) {
 			old := paper
 			old.Year = before
 			if err := tx.PutNode(paper); err != nil {
@@ -345,7 +355,7 @@ func (w *writer) record(p *prepared) error {
 		}
 		changed = changed || added
 	}
-	if (created || textChanged) && w.svc.terms != nil {
+	if textChanged && w.svc.terms != nil {
 		if err := w.concepts(&paper, sortKey); err != nil {
 			return err
 		}
@@ -379,11 +389,13 @@ func (w *writer) paperNode(p *prepared) (Node, bool, error) {
 	if raw := CleanText(p.rec.Title); raw != p.title {
 		n.Aliases = []string{raw}
 	}
-	if p.abstract != "" {
-		n.Abstracts = []string{p.abstract}
-	}
 	if err := w.tx.PutNode(n); err != nil {
 		return n, false, err
+	}
+	if p.abstract != "" {
+		if err := w.tx.PutAbstracts(id, []string{p.abstract}); err != nil {
+			return n, false, err
+		}
 	}
 	if err := w.tx.PutLookup(IdxPaperTitle, p.titleKey, id); err != nil {
 		return n, false, err
@@ -400,17 +412,12 @@ func (w *writer) paperNode(p *prepared) (Node, bool, error) {
 	return n, true, nil
 }
 
-// mergePaper folds a record into an existing paper node. nodeChanged says the
-// node must be rewritten; textChanged that its text (and so its concepts)
-// changed.
-func mergePaper(n *Node, p *prepared, source string) (nodeChanged, textChanged bool) {
+// mergePaper folds a record into an existing paper node and reports whether
+// the node must be rewritten. (Abstracts are merged by the caller.)
+func mergePaper(n *Node, p *prepared, source string) (nodeChanged bool) {
 	if !slices.Contains(n.Sources, source) {
 		n.Sources = append(n.Sources, source)
 		nodeChanged = true
-	}
-	if p.abstract != "" && !slices.Contains(n.Abstracts, p.abstract) {
-		n.Abstracts = append(n.Abstracts, p.abstract)
-		nodeChanged, textChanged = true, true
 	}
 	if n.Year == 0 && p.rec.Year != 0 {
 		n.Year = p.rec.Year
@@ -420,7 +427,7 @@ func mergePaper(n *Node, p *prepared, source string) (nodeChanged, textChanged b
 		n.Aliases = append(n.Aliases, raw)
 		nodeChanged = true
 	}
-	return nodeChanged, textChanged
+	return nodeChanged
 }
 
 // rekeyPaper moves a paper's entries in every paper list after its sort key

@@ -98,8 +98,12 @@ func TestSeedMergesVersions(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", title, err)
 		}
-		if len(p.Abstracts) != 2 || len(p.Sources) != 3 {
-			t.Errorf("%s: got %d abstracts and %d sources, want 2 and 3", title, len(p.Abstracts), len(p.Sources))
+		abs, err := v.Abstracts(p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(abs) != 2 || len(p.Sources) != 3 {
+			t.Errorf("%s: got %d abstracts and %d sources, want 2 and 3", title, len(abs), len(p.Sources))
 		}
 		if p.Year != 2026 {
 			t.Errorf("%s: year %d, want 2026 (learned from the listing)", title, p.Year)
@@ -110,8 +114,8 @@ func TestSeedMergesVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Abstracts) != 1 || len(p.Sources) != 1 {
-		t.Errorf("Skill-RM: got %d abstracts, %d sources; want 1 and 1", len(p.Abstracts), len(p.Sources))
+	if abs, _ := v.Abstracts(p.ID); len(abs) != 1 || len(p.Sources) != 1 {
+		t.Errorf("Skill-RM: got %d abstracts, %d sources; want 1 and 1", len(abs), len(p.Sources))
 	}
 }
 
@@ -146,7 +150,11 @@ func TestSeedLatexTitle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := p.Abstracts[0]; strings.Contains(a, `\textbf`) || !strings.Contains(a, "Debiasing via Information optimization for RM (DIR)") {
+	abs, err := v.Abstracts(p.ID)
+	if err != nil || len(abs) != 1 {
+		t.Fatalf("abstracts: %v %v", abs, err)
+	}
+	if a := abs[0]; strings.Contains(a, `\textbf`) || !strings.Contains(a, "Debiasing via Information optimization for RM (DIR)") {
 		t.Errorf("abstract not rendered: %q", a[:min(len(a), 300)])
 	}
 }

@@ -11,10 +11,13 @@ type Node struct {
 	Label     string   `json:"l"`
 	Name      string   `json:"n,omitempty"`  // subject: official name
 	Aliases   []string `json:"a,omitempty"`  // other spellings: paper titles, author names, concept aliases
-	Abstracts []string `json:"ab,omitempty"` // paper: every distinct abstract, first seen first
 	Year      int      `json:"y,omitempty"`  // paper
 	Sources   []string `json:"s,omitempty"`  // paper: every source document it was read from
 }
+
+// A paper's abstracts are kept apart from its node (Reader.Abstracts): they
+// are most of its bytes and most reads (lists, co-authors, related work)
+// need only the title and year.
 
 // Kind returns the node's kind.
 func (n *Node) Kind() Kind { return n.ID.Kind() }
@@ -69,12 +72,18 @@ type Store interface {
 type Reader interface {
 	// Node loads a node; ErrNotFound when absent.
 	Node(id NodeID) (Node, error)
+	// Abstracts returns a paper's distinct abstracts, first seen first (nil
+	// when it has none).
+	Abstracts(id NodeID) ([]string, error)
 	// Lookup finds a node by an index key in a namespace (e.g. the
 	// title key of a paper); ErrNotFound when absent.
 	Lookup(ns Index, key string) (NodeID, error)
 	// Edges visits the edges of one type at id, outgoing or incoming, in id
 	// order.
 	Edges(id NodeID, t EdgeType, dir Direction, fn func(other NodeID, weight float64) bool) error
+	// AllEdges visits every stored edge at id in one direction, grouped by
+	// type in type order, then by id.
+	AllEdges(id NodeID, dir Direction, fn func(t EdgeType, other NodeID, weight float64) bool) error
 	// Edge reports whether the edge src -t-> dst exists, and its weight.
 	Edge(src NodeID, t EdgeType, dst NodeID) (weight float64, ok bool, err error)
 	// List visits the ordered paper list of owner for edge type t, starting
@@ -100,6 +109,7 @@ type Tx interface {
 	// NewID allocates a fresh id of a kind.
 	NewID(k Kind) (NodeID, error)
 	PutNode(n Node) error
+	PutAbstracts(id NodeID, abstracts []string) error
 	PutLookup(ns Index, key string, id NodeID) error
 	// PutEdge writes src -t-> dst (and its reverse) with a weight and
 	// reports whether the edge is new.

@@ -64,6 +64,9 @@ func (v *View) Node(id NodeID) (*Node, error) {
 	return &n, nil
 }
 
+// Abstracts returns a paper's distinct abstracts, first seen first.
+func (v *View) Abstracts(id NodeID) ([]string, error) { return v.r.Abstracts(id) }
+
 // Nodes loads many nodes, skipping ids that no longer exist.
 func (v *View) Nodes(ids []NodeID) ([]*Node, error) {
 	out := make([]*Node, 0, len(ids))
@@ -419,37 +422,55 @@ func (v *View) CoAuthors(a NodeID, first int) ([]Coauthor, error) {
 	return out, nil
 }
 
-// SharedPapers returns the papers both authors wrote, newest first.
+// SharedPapers returns the papers both authors wrote, newest first. It walks
+// the shorter of the two authors' ordered paper lists and checks the other's
+// authorship edge, so the result needs no sort and only shared papers are
+// loaded.
 func (v *View) SharedPapers(a, b NodeID) ([]*Node, error) {
+	na, err := v.r.Counter(degreeCounter(a, Authored))
+	if err != nil {
+		return nil, err
+	}
+	nb, err := v.r.Counter(degreeCounter(b, Authored))
+	if err != nil {
+		return nil, err
+	}
+	if nb < na {
+		a, b = b, a
+	}
 	var shared []NodeID
-	err := v.r.Edges(a, Authored, Out, func(p NodeID, _ float64) bool {
-		shared = append(shared, p)
+	var ierr error
+	err = v.r.List(a, Authored, nil, func(k []byte) bool {
+		p, ok := paperFromSortKey(k)
+		if !ok {
+			return true
+		}
+		_, has, err := v.r.Edge(b, Authored, p)
+		if err != nil {
+			ierr = err
+			return false
+		}
+		if has {
+			shared = append(shared, p)
+		}
 		return true
 	})
 	if err != nil {
 		return nil, err
 	}
-	var out []*Node
-	for _, p := range shared {
-		if _, ok, err := v.r.Edge(b, Authored, p); err != nil {
-			return nil, err
-		} else if ok {
-			n, err := v.Node(p)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, n)
-		}
+	if ierr != nil {
+		return nil, ierr
 	}
-	SortPapers(out)
-	return out, nil
+	return v.Nodes(shared)
 }
 
-// SortPapers orders papers newest first, then by title.
+// SortPapers orders papers newest first, then by title, as paper lists are.
 func SortPapers(ps []*Node) {
-	slices.SortFunc(ps, func(a, b *Node) int {
-		return strings.Compare(string(PaperSortKey(a)), string(PaperSortKey(b)))
-	})
+	keys := make(map[*Node]string, len(ps))
+	for _, p := range ps {
+		keys[p] = string(PaperSortKey(p))
+	}
+	slices.SortFunc(ps, func(a, b *Node) int { return strings.Compare(keys[a], keys[b]) })
 }
 
 // Stats are the graph's counts.

@@ -261,39 +261,47 @@ type Subgraph struct {
 	Edges []Edge
 }
 
-// visitEdges calls fn for up to maxFanout edges of each type at id, stored
-// and derived, as (neighbour, edge oriented as stored).
-func (v *View) visitEdges(id NodeID, fn func(other NodeID, e Edge)) error {
-	for _, t := range StoredEdgeTypes {
-		for _, dir := range []Direction{Out, In} {
-			seen := 0
-			err := v.r.Edges(id, t, dir, func(o NodeID, w float64) bool {
-				e := Edge{Source: id, Target: o, Type: t, Weight: w, HasWeight: t == Mentions}
-				if dir == In {
-					e.Source, e.Target = o, id
-				}
-				fn(o, e)
-				seen++
-				return seen < maxFanout
-			})
-			if err != nil {
-				return err
+// edgesOf returns up to maxFanout edges of each type at id, stored (both
+// directions) and derived, each with the neighbour it leads to. Four scans
+// per node: out-edges, in-edges and the two pair kinds.
+func (v *View) edgesOf(id NodeID) ([]nbEdge, error) {
+	var out []nbEdge
+	for _, dir := range []Direction{Out, In} {
+		per := map[EdgeType]int{}
+		err := v.r.AllEdges(id, dir, func(t EdgeType, o NodeID, w float64) bool {
+			if per[t] >= maxFanout {
+				return true
 			}
+			per[t]++
+			e := Edge{Source: id, Target: o, Type: t, Weight: w, HasWeight: t == Mentions}
+			if dir == In {
+				e.Source, e.Target = o, id
+			}
+			out = append(out, nbEdge{o, e})
+			return true
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	for _, t := range []EdgeType{CoAuthor, CoOccurs} {
 		seen := 0
 		err := v.r.Pairs(t, id, func(o NodeID, n int64) bool {
 			e := Edge{Source: min(id, o), Target: max(id, o), Type: t, Weight: float64(n), HasWeight: true}
-			fn(o, e)
+			out = append(out, nbEdge{o, e})
 			seen++
 			return seen < maxFanout
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return out, nil
+}
+
+type nbEdge struct {
+	other NodeID
+	e     Edge
 }
 
 // Neighborhood returns the nodes within depth hops of start (breadth first,
@@ -308,19 +316,31 @@ func (v *View) Neighborhood(start NodeID, depth int, kinds []Kind, first int) (S
 	in := map[NodeID]bool{start: true}
 	order := []NodeID{start}
 	g.Nodes = append(g.Nodes, root)
+	visited := map[NodeID][]nbEdge{}
+	visit := func(id NodeID) ([]nbEdge, error) {
+		if es, ok := visited[id]; ok {
+			return es, nil
+		}
+		es, err := v.edgesOf(id)
+		visited[id] = es
+		return es, err
+	}
 	frontier := []NodeID{start}
 	for d := 0; d < depth && len(frontier) > 0 && len(order) < first; d++ {
 		var next []NodeID
 		for _, id := range frontier {
-			if err := v.visitEdges(id, func(o NodeID, _ Edge) {
+			es, err := visit(id)
+			if err != nil {
+				return g, err
+			}
+			for _, ne := range es {
+				o := ne.other
 				if in[o] || len(order) >= first || (len(kinds) > 0 && !slices.Contains(kinds, o.Kind())) {
-					return
+					continue
 				}
 				in[o] = true
 				order = append(order, o)
 				next = append(next, o)
-			}); err != nil {
-				return g, err
 			}
 			if len(order) >= first {
 				break
@@ -339,15 +359,17 @@ func (v *View) Neighborhood(start NodeID, depth int, kinds []Kind, first int) (S
 	}
 	seen := map[ekey]bool{}
 	for _, id := range order {
-		if err := v.visitEdges(id, func(o NodeID, e Edge) {
-			k := ekey{e.Source, e.Target, e.Type}
-			if !in[o] || seen[k] {
-				return
+		es, err := visit(id)
+		if err != nil {
+			return g, err
+		}
+		for _, ne := range es {
+			k := ekey{ne.e.Source, ne.e.Target, ne.e.Type}
+			if !in[ne.other] || seen[k] {
+				continue
 			}
 			seen[k] = true
-			g.Edges = append(g.Edges, e)
-		}); err != nil {
-			return g, err
+			g.Edges = append(g.Edges, ne.e)
 		}
 	}
 	return g, nil

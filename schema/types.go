@@ -217,14 +217,18 @@ func build() (graphql.Schema, error) {
 			return nodeFields(graphql.Fields{
 				"title": labelAs("Title as readable text (LaTeX rendered)."),
 				"abstract": {Type: graphql.String, Description: "The first abstract seen.",
-					Resolve: func(p graphql.ResolveParams) (any, error) {
-						if a := node(p).Abstracts; len(a) > 0 {
-							return a[0], nil
+					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) {
+						a, err := v.Abstracts(n.ID)
+						if err != nil || len(a) == 0 {
+							return nil, err
 						}
-						return nil, nil
-					}},
+						return a[0], nil
+					})},
 				"abstracts": {Type: nnList(graphql.String), Description: "Every distinct abstract, first seen first.",
-					Resolve: func(p graphql.ResolveParams) (any, error) { return nonNil(node(p).Abstracts), nil }},
+					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) {
+						a, err := v.Abstracts(n.ID)
+						return nonNil(a), err
+					})},
 				"titles": {Type: nnList(graphql.String), Description: "Other spellings of the title (e.g. with LaTeX).",
 					Resolve: func(p graphql.ResolveParams) (any, error) { return nonNil(node(p).Aliases), nil }},
 				"year": {Type: graphql.Int, Resolve: func(p graphql.ResolveParams) (any, error) {

@@ -223,6 +223,21 @@ func (r *reader) Node(id graph.NodeID) (graph.Node, error) {
 	return n, nil
 }
 
+func (r *reader) Abstracts(id graph.NodeID) ([]string, error) {
+	v, err := r.get(textKey(id))
+	if errors.Is(err, graph.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	if err := json.Unmarshal(v, &out); err != nil {
+		return nil, fmt.Errorf("decode abstracts of %s: %w", id, err)
+	}
+	return out, nil
+}
+
 func (r *reader) Lookup(ns graph.Index, key string) (graph.NodeID, error) {
 	v, err := r.get(lookupKey(ns, key))
 	if err != nil {
@@ -288,6 +303,26 @@ func (r *reader) Edges(id graph.NodeID, t graph.EdgeType, dir graph.Direction, f
 			}
 		}
 		return fn(other, w), nil
+	})
+}
+
+func (r *reader) AllEdges(id graph.NodeID, dir graph.Direction, fn func(graph.EdgeType, graph.NodeID, float64) bool) error {
+	p := pOut
+	if dir == graph.In {
+		p = pIn
+	}
+	return r.scan(edgePrefix(p, id, 0)[:9], nil, true, func(k []byte, item *badger.Item) (bool, error) {
+		other, err := parseEdgeKey(k)
+		if err != nil {
+			return false, err
+		}
+		var w float64
+		if item.ValueSize() > 0 {
+			if err := item.Value(func(v []byte) error { w = decodeWeight(v); return nil }); err != nil {
+				return false, err
+			}
+		}
+		return fn(graph.EdgeType(k[9]), other, w), nil
 	})
 }
 
@@ -381,6 +416,17 @@ func (t *tx) PutNode(n graph.Node) error {
 		return err
 	}
 	return t.txn.Set(nodeKey(n.ID), v)
+}
+
+func (t *tx) PutAbstracts(id graph.NodeID, abstracts []string) error {
+	if len(abstracts) == 0 {
+		return t.txn.Delete(textKey(id))
+	}
+	v, err := json.Marshal(abstracts)
+	if err != nil {
+		return err
+	}
+	return t.txn.Set(textKey(id), v)
 }
 
 func (t *tx) PutLookup(ns graph.Index, key string, id graph.NodeID) error {

@@ -21,6 +21,7 @@ const (
 	pPair    byte = 0x07 // 0x07 | type(1) | a(8) | b(8)         → int64 big-endian
 	pCounter byte = 0x08 // 0x08 | name                          → int64 big-endian
 	pTerm    byte = 0x09 // 0x09 | ns(1) | term | 0x00 | id(8)   → empty
+	pText    byte = 0x0A // 0x0A | id(8)                         → JSON array of abstracts
 )
 
 // maxKeyPart bounds the string part of lookup and term keys; Badger rejects
@@ -39,6 +40,12 @@ func nodeKey(id graph.NodeID) []byte {
 	k := make([]byte, 9)
 	k[0] = pNode
 	binary.BigEndian.PutUint64(k[1:], uint64(id))
+	return k
+}
+
+func textKey(id graph.NodeID) []byte {
+	k := nodeKey(id)
+	k[0] = pText
 	return k
 }
 

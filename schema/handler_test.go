@@ -29,9 +29,21 @@ var (
 // newServer serves a graph of the seed pages over a real HTTP server.
 func newServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	db, err := store.Open(store.DefaultOptions("").WithInMemory(true))
+	h, err := newHandler(t)
 	if err != nil {
 		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// newHandler builds the handler over an in-memory store of the seed pages.
+func newHandler(t testing.TB) (*schema.Handler, error) {
+	t.Helper()
+	db, err := store.Open(store.DefaultOptions("").WithInMemory(true))
+	if err != nil {
+		return nil, err
 	}
 	t.Cleanup(func() { db.Close() })
 	extractorOnce.Do(func() { extractor = nlp.New() })
@@ -54,13 +66,7 @@ func newServer(t *testing.T) *httptest.Server {
 			t.Fatal(err)
 		}
 	}
-	h, err := schema.NewHandler(svc, schema.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
+	return schema.NewHandler(svc, schema.Options{})
 }
 
 type gqlResponse struct {

@@ -7,12 +7,12 @@ import "context"
 // a paper's title, an author's name, a subject's code, a concept's canonical
 // name, a repository's URL, an organisation's name.
 type Node struct {
-	ID        NodeID   `json:"-"`
-	Label     string   `json:"l"`
-	Name      string   `json:"n,omitempty"`  // subject: official name
-	Aliases   []string `json:"a,omitempty"`  // other spellings: paper titles, author names, concept aliases
-	Year      int      `json:"y,omitempty"`  // paper
-	Sources   []string `json:"s,omitempty"`  // paper: every source document it was read from
+	ID      NodeID   `json:"-"`
+	Label   string   `json:"l"`
+	Name    string   `json:"n,omitempty"` // subject: official name
+	Aliases []string `json:"a,omitempty"` // other spellings: paper titles, author names, concept aliases
+	Year    int      `json:"y,omitempty"` // paper
+	Sources []string `json:"s,omitempty"` // paper: every source document it was read from
 }
 
 // A paper's abstracts are kept apart from its node (Reader.Abstracts): they

@@ -79,6 +79,7 @@ func (s *Service) Ingest(ctx context.Context, doc Document) (IngestResult, error
 	}
 	res.Warnings = append(res.Warnings, doc.Warnings...)
 	cache := map[string][]Term{}
+	var done IngestResult
 	err := s.store.Update(ctx, func(tx Tx) error {
 		w := &writer{tx: tx, svc: s, source: doc.Source, terms: cache}
 		for i := range preps {
@@ -97,13 +98,15 @@ func (s *Service) Ingest(ctx context.Context, doc Document) (IngestResult, error
 				}
 			}
 		}
-		r := w.res
-		r.Source, r.Format, r.Records = res.Source, res.Format, res.Records
-		r.Warnings = append(res.Warnings, w.res.Warnings...)
-		res = r
+		done = w.res // this attempt committed (or fails below): keep its counts only
 		return nil
 	})
-	return res, err
+	if err != nil {
+		return res, err
+	}
+	done.Source, done.Format, done.Records = res.Source, res.Format, res.Records
+	done.Warnings = append(res.Warnings, done.Warnings...)
+	return done, nil
 }
 
 func prefixAll(p string, s []string) []string {
@@ -133,9 +136,9 @@ type repoRef struct {
 
 var githubRe = regexp.MustCompile(`(?i)github\.com/([a-z0-9](?:[a-z0-9-]{0,38}))/([a-z0-9._-]{1,100})`)
 
-// ExtractRepositories finds GitHub repository links in text, trailing
+// extractRepositories finds GitHub repository links in text, trailing
 // punctuation and ".git" removed, each once.
-func ExtractRepositories(text string) []repoRef {
+func extractRepositories(text string) []repoRef {
 	var out []repoRef
 	seen := map[string]bool{}
 	for _, m := range githubRe.FindAllStringSubmatch(text, -1) {
@@ -196,7 +199,7 @@ func prepare(rec Record) (prepared, []string, error) {
 		seenSub[code] = true
 		p.subjects = append(p.subjects, code)
 	}
-	p.repos = ExtractRepositories(rec.Abstract)
+	p.repos = extractRepositories(rec.Abstract)
 	return p, warns, nil
 }
 
@@ -271,6 +274,10 @@ func (w *writer) record(p *prepared) error {
 			}
 		}
 		before := paper.Year
+		if y := p.rec.Year; y != 0 && before != 0 && y != before {
+			w.res.Warnings = append(w.res.Warnings, fmt.Sprintf("%s:%d: year %d differs from %d already recorded for %q; kept %d",
+				w.source, p.rec.Line, y, before, truncate(paper.Label, 60), before))
+		}
 		if mergePaper(&paper, p, w.source) {
 			old := paper
 			old.Year = before
@@ -334,11 +341,10 @@ func (w *writer) record(p *prepared) error {
 		changed = changed || added
 	}
 	for _, r := range p.repos {
-		org, isNew, err := w.named(KindOrganization, IdxOrganization, r.orgKey, r.owner, cntOrganizations)
+		org, _, err := w.named(KindOrganization, IdxOrganization, r.orgKey, r.owner, cntOrganizations)
 		if err != nil {
 			return err
 		}
-		_ = isNew
 		repo, isNew, err := w.named(KindRepository, IdxRepository, r.key, r.url, cntRepositories)
 		if err != nil {
 			return err

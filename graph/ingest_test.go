@@ -364,3 +364,27 @@ func TestConceptsFromSeeds(t *testing.T) {
 		}
 	}
 }
+
+func TestYearConflictWarns(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, nil)
+	ctx := context.Background()
+	doc := func(src string, year int) graph.Document {
+		return graph.Document{Source: src, Records: []graph.Record{{Title: "On Graphs", Year: year, Authors: []string{"Ann"}, Line: 4}}}
+	}
+	if _, err := svc.Ingest(ctx, doc("a.txt", 2025)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := svc.Ingest(ctx, doc("b.txt", 2026))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "b.txt:4: year 2026 differs from 2025") {
+		t.Errorf("warnings: %q", res.Warnings)
+	}
+	v := view(t, svc)
+	p, _ := v.PaperByTitle("on graphs")
+	if p.Year != 2025 || len(p.Sources) != 2 {
+		t.Errorf("paper: %+v", p)
+	}
+}

@@ -73,7 +73,7 @@ func Open(opts Options) (*DB, error) {
 	bdb, err := badger.Open(bo)
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
-			return nil, fmt.Errorf("open store %s: another kg process holds it (stop it first): %w", opts.Dir, err)
+			return nil, fmt.Errorf("open store %s: another kg process holds it (a running kg serve? ask it over GraphQL, or stop it first): %w", opts.Dir, err)
 		}
 		return nil, fmt.Errorf("open store %s: %w", opts.Dir, err)
 	}
@@ -287,31 +287,25 @@ func (r *reader) scan(prefix, start []byte, values bool, fn func(k []byte, item 
 }
 
 func (r *reader) Edges(id graph.NodeID, t graph.EdgeType, dir graph.Direction, fn func(graph.NodeID, float64) bool) error {
-	p := pOut
-	if dir == graph.In {
-		p = pIn
-	}
-	return r.scan(edgePrefix(p, id, t), nil, true, func(k []byte, item *badger.Item) (bool, error) {
-		other, err := parseEdgeKey(k)
-		if err != nil {
-			return false, err
-		}
-		var w float64
-		if item.ValueSize() > 0 {
-			if err := item.Value(func(v []byte) error { w = decodeWeight(v); return nil }); err != nil {
-				return false, err
-			}
-		}
-		return fn(other, w), nil
+	return r.scanEdges(edgePrefix(dirPrefix(dir), id, t), func(_ graph.EdgeType, o graph.NodeID, w float64) bool {
+		return fn(o, w)
 	})
 }
 
 func (r *reader) AllEdges(id graph.NodeID, dir graph.Direction, fn func(graph.EdgeType, graph.NodeID, float64) bool) error {
-	p := pOut
+	return r.scanEdges(edgePrefix(dirPrefix(dir), id, 0)[:9], fn)
+}
+
+func dirPrefix(dir graph.Direction) byte {
 	if dir == graph.In {
-		p = pIn
+		return pIn
 	}
-	return r.scan(edgePrefix(p, id, 0)[:9], nil, true, func(k []byte, item *badger.Item) (bool, error) {
+	return pOut
+}
+
+// scanEdges visits the edge keys under prefix with their weights.
+func (r *reader) scanEdges(prefix []byte, fn func(graph.EdgeType, graph.NodeID, float64) bool) error {
+	return r.scan(prefix, nil, true, func(k []byte, item *badger.Item) (bool, error) {
 		other, err := parseEdgeKey(k)
 		if err != nil {
 			return false, err

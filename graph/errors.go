@@ -31,10 +31,10 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrNotFound is returned by lookups that find nothing.
 var ErrNotFound = &Error{Code: NotFound, Msg: "not found"}
 
-// Is lets errors.Is(err, ErrNotFound) match any NotFound error.
+// Is lets errors.Is(err, ErrNotFound) match any NotFound error, whatever
+// its message.
 func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Msg == "not found" && t.Code == e.Code
+	return target == ErrNotFound && e.Code == NotFound
 }
 
 // Errorf builds an *Error with a code and a formatted message.

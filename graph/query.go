@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Limits on list sizes: every "first" argument is clamped to its maximum.
+// Limits on list sizes: a "first" above its maximum is an Invalid error.
 const (
 	DefaultFirst      = 10
 	MaxFirst          = 100
@@ -19,14 +19,6 @@ const (
 	maxFanout         = 2000 // papers read per concept/author when ranking related work
 	maxSearchPostings = 5000 // index entries read per query token
 )
-
-// Clamp returns first bounded to [1, max], or def when first is nil or < 1.
-func Clamp(first *int, def, maxN int) int {
-	if first == nil || *first < 1 {
-		return min(def, maxN)
-	}
-	return min(*first, maxN)
-}
 
 // View is a per-request read of the graph: one snapshot, with a node cache
 // so a query touching the same node many times loads it once. It is not safe

@@ -9,34 +9,107 @@ import (
 // pairs one paper can add (n·(n-1)/2).
 const maxConceptsPerPaper = 20
 
-// extract runs the term extractor on a paper's title and every abstract,
-// caching by text so a retried transaction does not extract twice.
-func (w *writer) extract(p *Node) ([]Term, error) {
-	abs, err := w.tx.Abstracts(p.ID)
-	if err != nil {
-		return nil, err
+// dfCounter names the document frequency of a candidate key.
+func dfCounter(key string) string { return "df/" + key }
+
+// paperText is what the extractor reads of a paper: its title and every
+// abstract.
+func paperText(abstracts []string) string { return strings.Join(abstracts, "\n\n") }
+
+// analyze runs the extractor, caching by text so a retried transaction (or
+// the same paper in two documents of one run) does not tag twice.
+func (w *writer) analyze(title, text string) TextAnalysis {
+	key := title + "\x00" + text
+	if a, ok := w.analyses[key]; ok {
+		return a
 	}
-	text := strings.Join(abs, "\n\n")
-	key := p.Label + "\x00" + text
-	if t, ok := w.terms[key]; ok {
-		return t, nil
-	}
-	t := w.svc.terms.Extract(p.Label, text)
-	w.terms[key] = t
-	return t, nil
+	a := w.svc.terms.Analyze(title, text)
+	w.analyses[key] = a
+	return a
 }
 
-// concepts replaces a paper's mentions with the terms extracted from its
-// current text. Co-occurrence pairs move by the difference between the old
-// and new concept sets, so replaying the same text changes nothing.
-func (w *writer) concepts(p *Node, sortKey []byte) error {
+// txStats are corpus statistics read inside the ingest transaction: they
+// include this document's own counts.
+type txStats struct{ w *writer }
+
+func (s txStats) Docs() int {
+	n, _ := s.w.tx.Counter(cntPapers)
+	return int(n + s.w.counts[cntPapers])
+}
+
+func (s txStats) DocFreq(key string) int {
+	n, _ := s.w.tx.Counter(dfCounter(key))
+	return int(n)
+}
+
+func (s txStats) Acronym(short string) (string, bool) {
+	id, err := s.w.tx.Lookup(IdxConcept, ConceptKey(short))
+	if err != nil {
+		return "", false
+	}
+	n, err := s.w.tx.Node(id)
+	if err != nil || ConceptKey(n.Label) == ConceptKey(short) {
+		return "", false
+	}
+	return n.Label, true
+}
+
+// countTerms moves the document frequencies of a paper from its old text's
+// candidates to its new text's: keys in both do not move, so a replay
+// changes nothing. old is nil when the paper was not counted before.
+func (w *writer) countTerms(old, cur TextAnalysis) error {
+	seen := map[string]int64{}
+	if old != nil {
+		for _, k := range old.Keys() {
+			seen[k]--
+		}
+	}
+	for _, k := range cur.Keys() {
+		seen[k]++
+	}
+	keys := make([]string, 0, len(seen))
+	for k, d := range seen {
+		if d != 0 {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if err := w.tx.AddCounter(dfCounter(k), seen[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// paperConcepts re-reads a paper's text after it changed: document
+// frequencies move from the old text to the new (oldAbstracts nil: the
+// paper is new or was never counted), then its mentions are ranked anew.
+func (w *writer) paperConcepts(p *Node, oldAbstracts, abstracts []string, sortKey []byte) error {
+	cur := w.analyze(p.Label, paperText(abstracts))
+	var old TextAnalysis
+	if oldAbstracts != nil && p.Terms == w.svc.terms.Version() {
+		old = w.analyze(p.Label, paperText(oldAbstracts))
+	}
+	if err := w.countTerms(old, cur); err != nil {
+		return err
+	}
+	if p.Terms != w.svc.terms.Version() {
+		p.Terms = w.svc.terms.Version()
+		if err := w.tx.PutNode(*p); err != nil {
+			return err
+		}
+	}
+	return w.setMentions(p, cur.Rank(txStats{w}, maxConceptsPerPaper), sortKey)
+}
+
+// setMentions replaces a paper's mentions with terms. Co-occurrence pairs
+// move by the difference between the old and new concept sets, so replaying
+// the same terms changes nothing. A concept left without papers is removed.
+func (w *writer) setMentions(p *Node, terms []Term, sortKey []byte) error {
 	tx := w.tx
 	old := map[NodeID]float64{}
 	if err := tx.Edges(p.ID, Mentions, Out, func(c NodeID, wt float64) bool { old[c] = wt; return true }); err != nil {
-		return err
-	}
-	terms, err := w.extract(p)
-	if err != nil {
 		return err
 	}
 	cur := map[NodeID]float64{}
@@ -58,39 +131,6 @@ func (w *writer) concepts(p *Node, sortKey []byte) error {
 		}
 		cur[c] = t.Score
 		order = append(order, c)
-	}
-	// removed concepts
-	for c := range old {
-		if _, keep := cur[c]; keep {
-			continue
-		}
-		if existed, err := tx.DeleteEdge(p.ID, Mentions, c); err != nil {
-			return err
-		} else if existed {
-			w.count(cntEdges, -1)
-		}
-		if err := tx.DeleteListEntry(c, Mentions, sortKey); err != nil {
-			return err
-		}
-		w.count(degreeCounter(c, Mentions), -1)
-	}
-	// added or re-weighted concepts
-	for _, c := range order {
-		if _, had := old[c]; had {
-			if old[c] != cur[c] {
-				if _, err := tx.PutEdge(p.ID, Mentions, c, cur[c]); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		if _, err := w.edge(p.ID, Mentions, c, cur[c]); err != nil {
-			return err
-		}
-		w.count(degreeCounter(c, Mentions), 1)
-		if err := tx.PutListEntry(c, Mentions, sortKey); err != nil {
-			return err
-		}
 	}
 	// co-occurrence: +1 for pairs new to this paper, -1 for pairs it lost
 	in := func(m map[NodeID]float64, a, b NodeID) bool {
@@ -121,6 +161,50 @@ func (w *writer) concepts(p *Node, sortKey []byte) error {
 			}
 		}
 	}
+	// added or re-weighted concepts
+	for _, c := range order {
+		if _, had := old[c]; had {
+			if old[c] != cur[c] {
+				if _, err := tx.PutEdge(p.ID, Mentions, c, cur[c]); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if _, err := w.edge(p.ID, Mentions, c, cur[c]); err != nil {
+			return err
+		}
+		if err := tx.AddCounter(degreeCounter(c, Mentions), 1); err != nil {
+			return err
+		}
+		if err := tx.PutListEntry(c, Mentions, sortKey); err != nil {
+			return err
+		}
+	}
+	// removed concepts
+	for _, c := range oldIDs {
+		if _, keep := cur[c]; keep {
+			continue
+		}
+		if existed, err := tx.DeleteEdge(p.ID, Mentions, c); err != nil {
+			return err
+		} else if existed {
+			w.count(cntEdges, -1)
+		}
+		if err := tx.DeleteListEntry(c, Mentions, sortKey); err != nil {
+			return err
+		}
+		if err := tx.AddCounter(degreeCounter(c, Mentions), -1); err != nil {
+			return err
+		}
+		if n, err := tx.Counter(degreeCounter(c, Mentions)); err != nil {
+			return err
+		} else if n == 0 {
+			if err := w.dropConcept(c); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -129,7 +213,7 @@ func (w *writer) concepts(p *Node, sortKey []byte) error {
 // with no usable name.
 func (w *writer) concept(t Term) (NodeID, error) {
 	tx := w.tx
-	key := FoldKey(t.Name)
+	key := ConceptKey(t.Name)
 	if key == "" {
 		return 0, nil
 	}
@@ -138,36 +222,27 @@ func (w *writer) concept(t Term) (NodeID, error) {
 		return 0, err
 	}
 	if err != nil {
+		id = 0
 		// Not known by its name; maybe by an alias (a bare acronym seen
 		// before its definition): then the long form becomes the name.
 		for _, a := range t.Aliases {
-			if aid, aerr := tx.Lookup(IdxConcept, FoldKey(a)); aerr == nil {
-				n, err := tx.Node(aid)
-				if err != nil {
+			aid, aerr := tx.Lookup(IdxConcept, ConceptKey(a))
+			if aerr != nil {
+				continue
+			}
+			n, err := tx.Node(aid)
+			if err != nil {
+				return 0, err
+			}
+			if ConceptKey(n.Label) == ConceptKey(a) {
+				if err := w.renameConcept(&n, t.Name); err != nil {
 					return 0, err
 				}
-				if FoldKey(n.Label) == FoldKey(a) {
-					n.Aliases = appendNew(n.Aliases, n.Label)
-					n.Label = t.Name
-					if err := tx.PutNode(n); err != nil {
-						return 0, err
-					}
-					if err := tx.PutLookup(IdxConcept, key, aid); err != nil {
-						return 0, err
-					}
-					if err := w.searchTerms(aid, t.Name); err != nil {
-						return 0, err
-					}
-					if err := w.hierarchy(aid, t.Name); err != nil {
-						return 0, err
-					}
-					id, err = aid, nil
-				}
-				break
+				id = aid
 			}
+			break
 		}
 	}
-	aliasAdded := false
 	if id == 0 {
 		if id, err = tx.NewID(KindConcept); err != nil {
 			return 0, err
@@ -187,17 +262,44 @@ func (w *writer) concept(t Term) (NodeID, error) {
 			return 0, err
 		}
 	}
-	// new aliases (the first concept to claim an alias keeps it)
+	return id, w.addAliases(id, key, t.Aliases)
+}
+
+// renameConcept gives a concept known by an acronym its long form as name,
+// keeping the acronym as an alias.
+func (w *writer) renameConcept(n *Node, name string) error {
+	if err := w.tx.DeleteTerm(IdxConceptTail, reverseWords(strings.Fields(FoldKey(n.Label))), n.ID); err != nil {
+		return err
+	}
+	n.Aliases = appendNew(n.Aliases, n.Label)
+	n.Label = name
+	if err := w.tx.PutNode(*n); err != nil {
+		return err
+	}
+	if err := w.tx.PutLookup(IdxConcept, ConceptKey(name), n.ID); err != nil {
+		return err
+	}
+	if err := w.searchTerms(n.ID, name); err != nil {
+		return err
+	}
+	return w.hierarchy(n.ID, name)
+}
+
+// addAliases records new aliases of a concept; the first concept to claim
+// an alias keeps it.
+func (w *writer) addAliases(id NodeID, key string, aliases []string) error {
+	tx := w.tx
 	var n *Node
-	for _, a := range t.Aliases {
-		ak := FoldKey(a)
+	changed := false
+	for _, a := range aliases {
+		ak := ConceptKey(a)
 		if ak == "" || ak == key {
 			continue
 		}
 		owner, err := tx.Lookup(IdxConcept, ak)
 		indexed := err == nil
 		if err != nil && ErrorCode(err) != NotFound {
-			return 0, err
+			return err
 		}
 		if indexed && owner != id {
 			continue
@@ -205,30 +307,86 @@ func (w *writer) concept(t Term) (NodeID, error) {
 		if n == nil {
 			nn, err := tx.Node(id)
 			if err != nil {
-				return 0, err
+				return err
 			}
 			n = &nn
 		}
-		if slices.Contains(n.Aliases, a) || FoldKey(n.Label) == ak {
+		if slices.Contains(n.Aliases, a) || ConceptKey(n.Label) == ak {
 			continue
 		}
 		n.Aliases = append(n.Aliases, a)
+		changed = true
 		if !indexed {
 			if err := tx.PutLookup(IdxConcept, ak, id); err != nil {
-				return 0, err
+				return err
 			}
 		}
 		if err := w.searchTerms(id, a); err != nil {
-			return 0, err
-		}
-		aliasAdded = true
-	}
-	if aliasAdded {
-		if err := tx.PutNode(*n); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	return id, nil
+	if changed {
+		return tx.PutNode(*n)
+	}
+	return nil
+}
+
+// dropConcept removes a concept no paper mentions any more: its node,
+// lookups, index entries and hierarchy links. Its narrower concepts are
+// linked to the next broader one.
+func (w *writer) dropConcept(c NodeID) error {
+	tx := w.tx
+	n, err := tx.Node(c)
+	if err != nil {
+		return err
+	}
+	for _, name := range append([]string{n.Label}, n.Aliases...) {
+		k := ConceptKey(name)
+		if owner, err := tx.Lookup(IdxConcept, k); err == nil && owner == c {
+			if err := tx.DeleteLookup(IdxConcept, k); err != nil {
+				return err
+			}
+		}
+		for _, tok := range Tokens(name) {
+			if err := tx.DeleteTerm(IdxSearch, tok, c); err != nil {
+				return err
+			}
+		}
+	}
+	if err := tx.DeleteTerm(IdxConceptTail, reverseWords(strings.Fields(FoldKey(n.Label))), c); err != nil {
+		return err
+	}
+	var parents, children []NodeID
+	if err := tx.Edges(c, Broader, Out, func(p NodeID, _ float64) bool { parents = append(parents, p); return true }); err != nil {
+		return err
+	}
+	if err := tx.Edges(c, Broader, In, func(ch NodeID, _ float64) bool { children = append(children, ch); return true }); err != nil {
+		return err
+	}
+	for _, p := range parents {
+		if _, err := tx.DeleteEdge(c, Broader, p); err != nil {
+			return err
+		}
+		w.count(cntEdges, -1)
+	}
+	for _, ch := range children {
+		if _, err := tx.DeleteEdge(ch, Broader, c); err != nil {
+			return err
+		}
+		w.count(cntEdges, -1)
+		cn, err := tx.Node(ch)
+		if err != nil {
+			return err
+		}
+		if err := w.linkBroader(ch, strings.Fields(FoldKey(cn.Label))); err != nil {
+			return err
+		}
+	}
+	if err := tx.DeleteNode(c); err != nil {
+		return err
+	}
+	w.count(cntConcepts, -1)
+	return nil
 }
 
 func appendNew(s []string, v string) []string {
@@ -238,26 +396,32 @@ func appendNew(s []string, v string) []string {
 	return append(s, v)
 }
 
-// hierarchy links a concept to its broader concept (the longest proper tail
-// of its words that is itself a concept: "vision-language process reward
-// model" → "process reward model") and re-parents existing longer concepts
-// that end with it.
+// linkBroader links a concept to the longest proper tail of its words that
+// is itself a concept ("vision-language process reward model" → "process
+// reward model").
+func (w *writer) linkBroader(id NodeID, words []string) error {
+	for k := 1; k < len(words); k++ {
+		parent, err := w.tx.Lookup(IdxConcept, ConceptKey(strings.Join(words[k:], " ")))
+		if err == nil && parent != id {
+			_, err := w.edge(id, Broader, parent, 0)
+			return err
+		} else if err != nil && ErrorCode(err) != NotFound {
+			return err
+		}
+	}
+	return nil
+}
+
+// hierarchy links a new concept to its broader concept and re-parents the
+// existing longer concepts that end with it.
 func (w *writer) hierarchy(id NodeID, name string) error {
 	tx := w.tx
 	words := strings.Fields(FoldKey(name))
 	if len(words) == 0 {
 		return nil
 	}
-	for k := 1; k < len(words); k++ {
-		parent, err := tx.Lookup(IdxConcept, strings.Join(words[k:], " "))
-		if err == nil && parent != id {
-			if err := w.setBroader(id, parent); err != nil {
-				return err
-			}
-			break
-		} else if err != nil && ErrorCode(err) != NotFound {
-			return err
-		}
+	if err := w.linkBroader(id, words); err != nil {
+		return err
 	}
 	rev := reverseWords(words)
 	var longer []NodeID
@@ -274,6 +438,9 @@ func (w *writer) hierarchy(id NodeID, name string) error {
 		if err := tx.Edges(c, Broader, Out, func(p NodeID, _ float64) bool { cur = p; return false }); err != nil {
 			return err
 		}
+		if cur == id {
+			continue
+		}
 		if cur != 0 {
 			pn, err := tx.Node(cur)
 			if err != nil {
@@ -287,16 +454,11 @@ func (w *writer) hierarchy(id NodeID, name string) error {
 			}
 			w.count(cntEdges, -1)
 		}
-		if err := w.setBroader(c, id); err != nil {
+		if _, err := w.edge(c, Broader, id, 0); err != nil {
 			return err
 		}
 	}
 	return tx.PutTerm(IdxConceptTail, rev, id)
-}
-
-func (w *writer) setBroader(child, parent NodeID) error {
-	_, err := w.edge(child, Broader, parent, 0)
-	return err
 }
 
 func reverseWords(words []string) string {

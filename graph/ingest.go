@@ -78,10 +78,10 @@ func (s *Service) Ingest(ctx context.Context, doc Document) (IngestResult, error
 		preps = append(preps, p)
 	}
 	res.Warnings = append(res.Warnings, doc.Warnings...)
-	cache := map[string][]Term{}
+	cache := map[string]TextAnalysis{}
 	var done IngestResult
 	err := s.store.Update(ctx, func(tx Tx) error {
-		w := &writer{tx: tx, svc: s, source: doc.Source, terms: cache}
+		w := &writer{tx: tx, svc: s, source: doc.Source, analyses: cache}
 		for i := range preps {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -209,8 +209,8 @@ type writer struct {
 	svc    *Service
 	source string
 	res    IngestResult
-	counts map[string]int64
-	terms  map[string][]Term // extraction cache: survives transaction retries
+	counts   map[string]int64
+	analyses map[string]TextAnalysis // extractor cache: survives transaction retries
 }
 
 func (w *writer) count(name string, d int64) {
@@ -260,18 +260,25 @@ func (w *writer) record(p *prepared) error {
 	}
 	changed := created
 	textChanged := created
+	var oldAbs, abs []string // the paper's abstracts before and after this record
+	if created && p.abstract != "" {
+		abs = []string{p.abstract}
+	}
 	if !created {
-		if p.abstract != "" {
-			abs, err := tx.Abstracts(paper.ID)
-			if err != nil {
+		var err error
+		if oldAbs, err = tx.Abstracts(paper.ID); err != nil {
+			return err
+		}
+		abs = oldAbs
+		if p.abstract != "" && !slices.Contains(oldAbs, p.abstract) {
+			abs = append(slices.Clone(oldAbs), p.abstract)
+			if err := tx.PutAbstracts(paper.ID, abs); err != nil {
 				return err
 			}
-			if !slices.Contains(abs, p.abstract) {
-				if err := tx.PutAbstracts(paper.ID, append(abs, p.abstract)); err != nil {
-					return err
-				}
-				textChanged, changed = true, true
-			}
+			textChanged, changed = true, true
+		}
+		if oldAbs == nil {
+			oldAbs = []string{} // counted before, with no abstract
 		}
 		before := paper.Year
 		if y := p.rec.Year; y != 0 && before != 0 && y != before {
@@ -362,7 +369,10 @@ func (w *writer) record(p *prepared) error {
 		changed = changed || added
 	}
 	if textChanged && w.svc.terms != nil {
-		if err := w.concepts(&paper, sortKey); err != nil {
+		if created {
+			oldAbs = nil
+		}
+		if err := w.paperConcepts(&paper, oldAbs, abs, sortKey); err != nil {
 			return err
 		}
 	}

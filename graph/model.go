@@ -13,6 +13,9 @@ type Node struct {
 	Aliases []string `json:"a,omitempty"` // other spellings: paper titles, author names, concept aliases
 	Year    int      `json:"y,omitempty"` // paper
 	Sources []string `json:"s,omitempty"` // paper: every source document it was read from
+	// Terms is the version of the term extractor whose candidates this
+	// paper's text is counted with in the document frequencies ("" = none).
+	Terms string `json:"t,omitempty"`
 }
 
 // A paper's abstracts are kept apart from its node (Reader.Abstracts): they
@@ -50,10 +53,35 @@ type Term struct {
 	Score   float64  // relevance to the paper, > 0
 }
 
-// TermExtractor finds the key terms of a paper. Implementations must be safe
-// for concurrent use and deterministic.
+// TermExtractor finds the key terms of a paper in two steps: Analyze does the
+// costly part (tagging, candidates) once per text; the TextAnalysis ranks
+// them against corpus statistics. Implementations must be safe for
+// concurrent use and deterministic.
 type TermExtractor interface {
-	Extract(title, text string) []Term
+	Analyze(title, text string) TextAnalysis
+	// Version names the extractor's behaviour; document frequencies counted
+	// by another version are recomputed, not mixed (kg recompute).
+	Version() string
+}
+
+// TextAnalysis is one text's candidate terms.
+type TextAnalysis interface {
+	// Keys are the candidates' identity keys (ConceptKey), counted in
+	// document frequencies.
+	Keys() []string
+	// Rank returns the best n terms, best first. stats may be nil.
+	Rank(stats CorpusStats, n int) []Term
+}
+
+// CorpusStats is what ranking needs to know about the rest of the corpus.
+type CorpusStats interface {
+	// Docs is the number of documents counted.
+	Docs() int
+	// DocFreq is the number of documents with a candidate of this key.
+	DocFreq(key string) int
+	// Acronym returns the long form an acronym stands for elsewhere in the
+	// corpus ("RL" → "reinforcement learning").
+	Acronym(short string) (name string, ok bool)
 }
 
 // Store is the storage the graph needs. The Badger implementation is in
@@ -65,6 +93,9 @@ type Store interface {
 	Update(ctx context.Context, fn func(tx Tx) error) error
 	// Read opens a consistent read-only snapshot. The caller must Close it.
 	Read(ctx context.Context) (Reader, error)
+	// DropCounters deletes every counter whose name starts with prefix, in
+	// bulk and outside any transaction (used to rebuild statistics).
+	DropCounters(prefix string) error
 }
 
 // Reader reads one consistent snapshot of the graph. Iteration callbacks
@@ -96,6 +127,9 @@ type Reader interface {
 	Pair(t EdgeType, a, b NodeID) (int64, error)
 	// Counter returns a named counter (0 when absent).
 	Counter(name string) (int64, error)
+	// NodeIDs visits the ids of every node of a kind, in id order, starting
+	// after the given id (0: from the first).
+	NodeIDs(k Kind, after NodeID, fn func(NodeID) bool) error
 	// Terms visits the search-index entries of a namespace whose term starts
 	// with prefix, in term order.
 	Terms(ns Index, prefix string, fn func(term string, id NodeID) bool) error
@@ -109,8 +143,10 @@ type Tx interface {
 	// NewID allocates a fresh id of a kind.
 	NewID(k Kind) (NodeID, error)
 	PutNode(n Node) error
+	DeleteNode(id NodeID) error
 	PutAbstracts(id NodeID, abstracts []string) error
 	PutLookup(ns Index, key string, id NodeID) error
+	DeleteLookup(ns Index, key string) error
 	// PutEdge writes src -t-> dst (and its reverse) with a weight and
 	// reports whether the edge is new.
 	PutEdge(src NodeID, t EdgeType, dst NodeID, weight float64) (created bool, err error)
@@ -121,8 +157,11 @@ type Tx interface {
 	// AddPair adds delta to the pair counter a→b and returns the new value; a
 	// counter reaching 0 is deleted.
 	AddPair(t EdgeType, a, b NodeID, delta int64) (int64, error)
+	// AddCounter adds delta to a named counter; a counter reaching 0 is
+	// deleted.
 	AddCounter(name string, delta int64) error
 	PutTerm(ns Index, term string, id NodeID) error
+	DeleteTerm(ns Index, term string, id NodeID) error
 }
 
 // Direction selects outgoing or incoming edges.

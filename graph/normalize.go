@@ -30,6 +30,12 @@ func NameKey(name string) string {
 // finds "Hinrich Schütze").
 func FoldKey(s string) string { return foldKey(LatexToText(s)) }
 
+// ConceptKey is the identity key of a key term: FoldKey with the spaces
+// removed as well, so hyphen and space variants are one concept
+// ("pre-training", "pretraining", "Pre Training"). Singular and plural are
+// merged before, by the extractor's canonical form.
+func ConceptKey(s string) string { return strings.ReplaceAll(FoldKey(s), " ", "") }
+
 // Tokens splits s into the folded words a search index keys on.
 func Tokens(s string) []string { return strings.Fields(FoldKey(s)) }
 

@@ -121,7 +121,7 @@ func (v *View) SubjectByCode(code string) (*Node, error) {
 // ConceptByName finds a concept by its canonical name or any alias, also in
 // the plural ("reward models", "MLLMs").
 func (v *View) ConceptByName(name string) (*Node, error) {
-	key := FoldKey(name)
+	key := ConceptKey(name)
 	id, err := v.lookup(IdxConcept, key)
 	if ErrorCode(err) == NotFound && strings.HasSuffix(key, "s") {
 		id, err = v.lookup(IdxConcept, strings.TrimSuffix(key, "s"))
@@ -262,11 +262,32 @@ func (v *View) AuthorConcepts(a NodeID, first int) ([]Weighted, error) {
 }
 
 // ConceptRelated returns the concepts co-occurring with c, weighted by the
-// number of papers mentioning both.
+// cosine (Ochiai) coefficient of their paper sets:
+//
+//	both / sqrt(papers(c) · papers(other))
+//
+// 1 when the two always occur together, small when one is everywhere (a
+// raw count would rank the most frequent concepts first for everyone).
 func (v *View) ConceptRelated(c NodeID, first int) ([]Weighted, error) {
-	m := map[NodeID]float64{}
-	if err := v.r.Pairs(CoOccurs, c, func(b NodeID, n int64) bool { m[b] = float64(n); return true }); err != nil {
+	dc, err := v.r.Counter(degreeCounter(c, Mentions))
+	if err != nil {
 		return nil, err
+	}
+	m := map[NodeID]float64{}
+	var ierr error
+	if err := v.r.Pairs(CoOccurs, c, func(b NodeID, n int64) bool {
+		db, err := v.r.Counter(degreeCounter(b, Mentions))
+		if err != nil {
+			ierr = err
+			return false
+		}
+		m[b] = math.Round(1000*float64(n)/math.Sqrt(float64(max(dc, 1)*max(db, 1)))) / 1000
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	if ierr != nil {
+		return nil, ierr
 	}
 	return v.weighted(m, first)
 }

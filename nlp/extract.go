@@ -4,7 +4,6 @@
 package nlp
 
 import (
-	"cmp"
 	"regexp"
 	"slices"
 	"strings"
@@ -45,6 +44,15 @@ func taggerModel() *prose.Model {
 	return model
 }
 
+// Version names the extractor's behaviour: candidates, canonical forms and
+// scoring. Change it with any change that alters which keys a text yields, so
+// stores counted with the old behaviour are recomputed (kg recompute), not
+// mixed.
+const Version = "kg-terms-3"
+
+// Version implements graph.TermExtractor.
+func (e *Extractor) Version() string { return Version }
+
 // Option configures an Extractor.
 type Option func(*Extractor)
 
@@ -82,116 +90,6 @@ func (e *Extractor) tag(text string) []token {
 	return out
 }
 
-// candidate accumulates evidence for one canonical term.
-type candidate struct {
-	name    string
-	aliases []string
-	freq    float64
-	first   int // token position of first occurrence
-	inTitle bool
-	defined bool // defined as an acronym's long form
-	words   int
-}
-
-// Extract returns the key terms of a paper, best first.
-func (e *Extractor) Extract(title, text string) []graph.Term {
-	title = graph.LatexToText(title)
-	text = graph.LatexToText(text)
-	// Title Case defeats the tagger (every word becomes NNP, verbs included):
-	// tag the title with plain words lower-cased, acronyms and names kept.
-	titleToks := e.tag(lowerTitle(title))
-	bodyToks := e.tag(text)
-	toks := make([]token, 0, len(titleToks)+1+len(bodyToks))
-	toks = append(toks, titleToks...)
-	toks = append(toks, token{".", "."})
-	toks = append(toks, bodyToks...)
-	nTitle := len(titleToks)
-
-	acr := findAcronyms(toks)
-	cands := map[string]*candidate{}
-	add := func(words []string, pos int, weight float64) {
-		name := canonical(words)
-		key := graph.FoldKey(name)
-		if key == "" || isGeneric(key, len(words)) {
-			return
-		}
-		c := cands[key]
-		if c == nil {
-			c = &candidate{name: name, first: pos, words: len(words)}
-			cands[key] = c
-		}
-		c.freq += weight
-		if pos < nTitle {
-			c.inTitle = true
-		}
-	}
-	// acronym definitions: the long form is the term, the acronym its alias
-	for _, a := range acr.defs {
-		name := canonical(a.long)
-		key := graph.FoldKey(name)
-		if key == "" {
-			continue
-		}
-		c := cands[key]
-		if c == nil {
-			c = &candidate{name: name, first: a.pos, words: len(a.long)}
-			cands[key] = c
-		}
-		c.defined = true
-		c.aliases = appendUnique(c.aliases, a.short)
-	}
-	for _, ph := range nounPhrases(toks) {
-		words := ph.words
-		// bare acronym uses count for their long form
-		if len(words) == 1 {
-			if long, ok := acr.long[singularAcronym(words[0])]; ok {
-				add(long, ph.pos, 1)
-				continue
-			}
-		}
-		add(words, ph.pos, 1)
-		// heads ("process reward model" in "vision-language process reward
-		// models") count at half weight, so a shared head surfaces
-		for k := 1; k < len(words)-1; k++ {
-			add(words[k:], ph.pos+k, 0.5)
-		}
-	}
-	n := float64(len(toks))
-	var out []graph.Term
-	best := 0.0
-	for _, c := range cands {
-		if c.words == 1 && c.freq < 2 && !c.inTitle && !c.defined && !isAcronym(c.name) {
-			continue // a lone common noun said once is noise
-		}
-		s := c.freq
-		if c.inTitle {
-			s += 2
-		}
-		if c.defined {
-			s += 2
-		}
-		if c.words > 1 {
-			s *= 1.3
-		}
-		s += 1 - float64(c.first)/max(n, 1)
-		best = max(best, s)
-		out = append(out, graph.Term{Name: c.name, Aliases: c.aliases, Score: s})
-	}
-	for i := range out {
-		out[i].Score = round3(out[i].Score / best)
-	}
-	slices.SortFunc(out, func(a, b graph.Term) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	if len(out) > e.max {
-		out = out[:e.max]
-	}
-	return out
-}
-
 func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
 
 func appendUnique(s []string, v string) []string {
@@ -203,6 +101,7 @@ func appendUnique(s []string, v string) []string {
 
 type phrase struct {
 	words []string
+	noun  []bool // words[i] is tagged a noun
 	pos   int
 }
 
@@ -227,7 +126,9 @@ func nounPhrases(toks []token) []phrase {
 			last--
 		}
 		first := start
-		for first <= last && dropLeading(toks[first].text) {
+		// evaluative modifiers and gerunds that start a phrase are not part
+		// of a term ("novel framework", "constructing comprehensive summaries")
+		for first <= last && (dropLeading(toks[first].text) || (toks[first].tag == "VBG" && first < last)) {
 			first++
 		}
 		if last >= first {
@@ -235,15 +136,17 @@ func nounPhrases(toks []token) []phrase {
 				first = last - 4
 			}
 			words := make([]string, 0, last-first+1)
+			noun := make([]bool, 0, last-first+1)
 			for _, t := range toks[first : last+1] {
 				words = append(words, t.text)
+				noun = append(noun, isNoun(t.tag))
 			}
-			out = append(out, phrase{words, first})
+			out = append(out, phrase{words, noun, first})
 		}
 		start = -1
 	}
 	for i, t := range toks {
-		if isModifier(t.tag) && wordLike(t.text) {
+		if isModifier(t.tag) && wordLike(t.text) && !breakWords[strings.ToLower(t.text)] {
 			if start < 0 {
 				start = i
 			}
@@ -253,6 +156,14 @@ func nounPhrases(toks []token) []phrase {
 	}
 	flush(len(toks))
 	return out
+}
+
+// breakWords end a phrase whatever their tag (the tagger calls a
+// capitalised "No" a proper noun).
+var breakWords = map[string]bool{
+	"no": true, "not": true, "yet": true, "also": true, "however": true, "thus": true, "hence": true,
+	"etc": true, "et": true, "al": true, "i.e.": true, "e.g.": true, "vs": true, "via": true, "using": true,
+	"based": true, "which": true, "whose": true, "where": true, "while": true, "paper": true, "abstract": true,
 }
 
 // wordLike rejects numbers, punctuation and one-letter tokens.
@@ -294,10 +205,17 @@ func canonical(words []string) string {
 // not "Vision-Language").
 func keepCase(w string) bool {
 	for _, part := range strings.Split(w, "-") {
+		upper, inner := 0, false
 		for i, r := range part {
-			if i > 0 && unicode.IsUpper(r) {
-				return true
+			if unicode.IsUpper(r) {
+				upper++
+				inner = inner || i > 0
 			}
+		}
+		// "sAmpling" (a bold-letter acronym source) is a plain word; "mRNA",
+		// "OpenRS", "Trace2Skill" are names
+		if inner && (upper >= 2 || unicode.IsUpper([]rune(part)[0])) {
+			return true
 		}
 		if len(part) == 1 && unicode.IsUpper(rune(part[0])) && len(w) > 1 {
 			return true // "GPT-4o"-style single capitals, "X-ray" stays via next check
@@ -436,6 +354,7 @@ type acronymDef struct {
 	short string   // "MLLM"
 	long  []string // ["Multimodal", "Large", "Language", "Models"]
 	pos   int
+	parts []acronymDef // "VL-PRMs" = "vision-language process reward models" also gives PRM = "process reward models"
 }
 
 // findAcronyms finds "long form (SF)" definitions: a parenthesised acronym
@@ -471,10 +390,51 @@ func findAcronyms(toks []token) acronyms {
 		}
 		if _, seen := a.long[short]; !seen {
 			a.long[short] = long
-			a.defs = append(a.defs, acronymDef{short: short, long: long, pos: i - len(long)})
+			d := acronymDef{short: short, long: long, pos: i - len(long), parts: hyphenParts(short, long)}
+			for _, p := range d.parts {
+				if _, seen := a.long[p.short]; !seen {
+					a.long[p.short] = p.long
+				}
+			}
+			a.defs = append(a.defs, d)
 		}
 	}
 	return a
+}
+
+// hyphenParts splits a hyphenated acronym along its long form: "VL-PRM" for
+// "vision-language process reward models" also defines "PRM" as "process
+// reward models" when "VL" matches the leading words exactly.
+func hyphenParts(short string, long []string) []acronymDef {
+	head, tail, ok := strings.Cut(short, "-")
+	if !ok || len(acronymLetters(tail)) < 2 || strings.Contains(tail, "-") {
+		return nil
+	}
+	hl := acronymLetters(head)
+	// the head's letters are the initials of the first words (or of the
+	// parts of a hyphenated first word)
+	var initials []rune
+	for k, w := range long {
+		for _, part := range strings.Split(w, "-") {
+			if part != "" {
+				initials = append(initials, unicode.ToLower([]rune(part)[0]))
+			}
+		}
+		if len(initials) == len(hl) {
+			if string(initials) != string(hl) || k+1 >= len(long) {
+				return nil
+			}
+			rest := long[k+1:]
+			if matchLongForm(acronymLetters(tail), rest) == nil {
+				return nil
+			}
+			return []acronymDef{{short: tail, long: rest}}
+		}
+		if len(initials) > len(hl) {
+			return nil
+		}
+	}
+	return nil
 }
 
 func acronymLetters(s string) []rune {

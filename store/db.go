@@ -185,6 +185,15 @@ func (db *DB) Update(ctx context.Context, fn func(graph.Tx) error) error {
 	}
 }
 
+// DropCounters deletes every counter whose name starts with prefix, with
+// Badger's DropPrefix (which rewrites tables in bulk; other writes wait).
+func (db *DB) DropCounters(prefix string) error {
+	if db.seq == nil {
+		return graph.Errorf(graph.Invalid, "store is open read-only")
+	}
+	return db.bdb.DropPrefix(counterKey(prefix))
+}
+
 // Read opens a read-only snapshot.
 func (db *DB) Read(ctx context.Context) (graph.Reader, error) {
 	if err := ctx.Err(); err != nil {
@@ -374,6 +383,20 @@ func (r *reader) Counter(name string) (int64, error) {
 	return decodeInt(v), err
 }
 
+func (r *reader) NodeIDs(k graph.Kind, after graph.NodeID, fn func(graph.NodeID) bool) error {
+	prefix := []byte{pNode, byte(k)}
+	var start []byte
+	if after != 0 {
+		start = append(nodeKey(after), 0)
+	}
+	return r.scan(prefix, start, false, func(key []byte, _ *badger.Item) (bool, error) {
+		if len(key) != 9 {
+			return false, errBadKey
+		}
+		return fn(graph.NodeID(binary.BigEndian.Uint64(key[1:]))), nil
+	})
+}
+
 func (r *reader) Terms(ns graph.Index, prefix string, fn func(string, graph.NodeID) bool) error {
 	return r.scan(termPrefix(ns, prefix), nil, false, func(k []byte, _ *badger.Item) (bool, error) {
 		term, id, err := parseTermKey(k)
@@ -410,6 +433,19 @@ func (t *tx) PutNode(n graph.Node) error {
 		return err
 	}
 	return t.txn.Set(nodeKey(n.ID), v)
+}
+
+func (t *tx) DeleteNode(id graph.NodeID) error {
+	if err := t.txn.Delete(nodeKey(id)); err != nil {
+		return err
+	}
+	return t.txn.Delete(textKey(id))
+}
+
+func (t *tx) DeleteLookup(ns graph.Index, key string) error { return t.txn.Delete(lookupKey(ns, key)) }
+
+func (t *tx) DeleteTerm(ns graph.Index, term string, id graph.NodeID) error {
+	return t.txn.Delete(termKey(ns, term, id))
 }
 
 func (t *tx) PutAbstracts(id graph.NodeID, abstracts []string) error {
@@ -478,6 +514,9 @@ func (t *tx) AddCounter(name string, delta int64) error {
 	n, err := t.Counter(name)
 	if err != nil {
 		return err
+	}
+	if n+delta == 0 {
+		return t.txn.Delete(counterKey(name))
 	}
 	return t.txn.Set(counterKey(name), binary.BigEndian.AppendUint64(nil, uint64(n+delta)))
 }

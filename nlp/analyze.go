@@ -1,0 +1,134 @@
+package nlp
+
+import (
+	"strings"
+
+	"github.com/researchkg/kg/graph"
+)
+
+// Candidate is one candidate term of a document with its in-document
+// evidence. Corpus evidence is added by Rank.
+type Candidate struct {
+	Key     string   // graph.ConceptKey of Name: the identity across documents
+	Name    string   // canonical form: lower case but acronyms and names, head singular
+	Aliases []string // acronyms defined for it in this document
+	Freq    float64  // occurrences as a whole noun phrase
+	Sub     float64  // occurrences inside a longer noun phrase
+	Tail    bool     // seen as the head end of a longer phrase ("reward model" in "process reward model")
+	First   int      // token position of the first occurrence
+	Words   int
+	InTitle bool
+	Defined bool // the long form of an acronym defined here
+	Acronym bool // the name is itself an acronym ("RL")
+}
+
+// Analysis is a document's candidates. It is what tagging produces; ranking
+// it against corpus statistics is cheap and can be redone.
+type Analysis struct {
+	Cands  []Candidate
+	Tokens int
+}
+
+var _ graph.TextAnalysis = (*Analysis)(nil)
+
+// Keys returns the candidates' identity keys, for document frequencies.
+func (a *Analysis) Keys() []string {
+	out := make([]string, len(a.Cands))
+	for i, c := range a.Cands {
+		out[i] = c.Key
+	}
+	return out
+}
+
+// Candidates tags a title and text and collects their candidate terms: noun
+// phrases (adjective/noun runs ending in a noun) and the noun-ending spans
+// inside them, acronym long forms, with frequencies and first positions.
+// Bare uses of an acronym defined in the same text count for its long form.
+func (e *Extractor) Candidates(title, text string) *Analysis {
+	title = graph.LatexToText(title)
+	text = graph.LatexToText(text)
+	// Title Case defeats the tagger (every word becomes NNP, verbs included):
+	// tag the title with plain words lower-cased, acronyms and names kept.
+	titleToks := e.tag(lowerTitle(title))
+	bodyToks := e.tag(text)
+	toks := make([]token, 0, len(titleToks)+1+len(bodyToks))
+	toks = append(toks, titleToks...)
+	toks = append(toks, token{".", "."})
+	toks = append(toks, bodyToks...)
+	nTitle := len(titleToks)
+
+	acr := findAcronyms(toks)
+	idx := map[string]int{}
+	a := &Analysis{Tokens: len(toks)}
+	get := func(words []string, pos int) *Candidate {
+		name := canonical(words)
+		key := graph.ConceptKey(name)
+		if key == "" || isGeneric(graph.FoldKey(name), len(words)) {
+			return nil
+		}
+		i, ok := idx[key]
+		if !ok {
+			i = len(a.Cands)
+			idx[key] = i
+			a.Cands = append(a.Cands, Candidate{Key: key, Name: name, First: pos, Words: len(words),
+				Acronym: len(words) == 1 && isAcronym(name)})
+		}
+		c := &a.Cands[i]
+		if pos < c.First {
+			c.First = pos
+		}
+		if pos < nTitle {
+			c.InTitle = true
+		}
+		return c
+	}
+	for _, d := range acr.defs {
+		if c := get(d.long, d.pos); c != nil {
+			c.Defined = true
+			c.Aliases = appendUnique(c.Aliases, d.short)
+			for _, sub := range d.parts {
+				if sc := get(sub.long, d.pos); sc != nil {
+					sc.Aliases = appendUnique(sc.Aliases, sub.short)
+				}
+			}
+		}
+	}
+	for _, ph := range nounPhrases(toks) {
+		words := ph.words
+		if len(words) == 1 {
+			if long, ok := acr.long[singularAcronym(words[0])]; ok {
+				if c := get(long, ph.pos); c != nil {
+					c.Freq++
+				}
+				continue
+			}
+		}
+		if c := get(words, ph.pos); c != nil {
+			c.Freq++
+		}
+		// every shorter span ending in a noun ("opinion mining" in "opinion
+		// mining applications", "reward model" in "process reward models")
+		for i := 0; i < len(words); i++ {
+			for j := i; j < len(words) && j-i < 4; j++ {
+				if (i == 0 && j == len(words)-1) || !ph.noun[j] {
+					continue
+				}
+				if c := get(words[i:j+1], ph.pos+i); c != nil {
+					c.Sub++
+					c.Tail = c.Tail || j == len(words)-1
+				}
+			}
+		}
+	}
+	return a
+}
+
+// Analyze is Candidates behind graph's interface.
+func (e *Extractor) Analyze(title, text string) graph.TextAnalysis { return e.Candidates(title, text) }
+
+// Extract analyses and ranks in one step, without corpus statistics.
+func (e *Extractor) Extract(title, text string) []graph.Term {
+	return e.Candidates(title, text).Rank(nil, e.max)
+}
+
+func lowerWords(ws []string) string { return strings.ToLower(strings.Join(ws, " ")) }

@@ -205,10 +205,10 @@ func prepare(rec Record) (prepared, []string, error) {
 
 // writer applies prepared records inside one transaction.
 type writer struct {
-	tx     Tx
-	svc    *Service
-	source string
-	res    IngestResult
+	tx       Tx
+	svc      *Service
+	source   string
+	res      IngestResult
 	counts   map[string]int64
 	analyses map[string]TextAnalysis // extractor cache: survives transaction retries
 }

@@ -176,8 +176,8 @@ func (m *MemStats) Add(a *Analysis) {
 	}
 }
 
-func (m *MemStats) Docs() int                { return m.N }
-func (m *MemStats) DocFreq(key string) int   { return m.DF[key] }
+func (m *MemStats) Docs() int              { return m.N }
+func (m *MemStats) DocFreq(key string) int { return m.DF[key] }
 func (m *MemStats) Acronym(s string) (string, bool) {
 	l, ok := m.Acronyms[singularAcronym(s)]
 	return l, ok

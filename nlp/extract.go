@@ -18,37 +18,37 @@ import (
 // Extractor finds key terms. It is safe for concurrent use: the tagger model
 // is read-only after loading.
 type Extractor struct {
-	model *prose.Model
-	max   int
+	tagger *tagger
+	max    int
 }
 
 var _ graph.TermExtractor = (*Extractor)(nil)
 
 var (
-	modelOnce sync.Once
-	model     *prose.Model
+	taggerOnce sync.Once
+	sharedTag  *tagger
+	taggerErr  error
 )
 
-// taggerModel builds prose's tagger once per process. prose rebuilds its
-// model on every NewDocument without UsingModel (~200 ms each); taking the
-// model from a first tagging-only document loads the tagger and not the NER
-// classifier we do not use.
-func taggerModel() *prose.Model {
-	modelOnce.Do(func() {
-		doc, err := prose.NewDocument("init", prose.WithSegmentation(false), prose.WithExtraction(false))
-		if err != nil {
-			panic("nlp: load prose tagger: " + err.Error())
-		}
-		model = doc.Model
-	})
-	return model
+// New returns an Extractor. The tagger model (prose's, ~5 MB of weights) is
+// loaded once per process and shared: it is read-only.
+func New(opts ...Option) *Extractor {
+	taggerOnce.Do(func() { sharedTag, taggerErr = loadTagger() })
+	if taggerErr != nil {
+		panic("nlp: " + taggerErr.Error()) // the model is compiled into prose: cannot happen but by a broken build
+	}
+	e := &Extractor{tagger: sharedTag, max: 15}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
 }
 
 // Version names the extractor's behaviour: candidates, canonical forms and
 // scoring. Change it with any change that alters which keys a text yields, so
 // stores counted with the old behaviour are recomputed (kg recompute), not
 // mixed.
-const Version = "kg-terms-3"
+const Version = "kg-terms-4"
 
 // Version implements graph.TermExtractor.
 func (e *Extractor) Version() string { return Version }
@@ -59,15 +59,6 @@ type Option func(*Extractor)
 // WithMaxTerms sets how many terms Extract returns per paper (default 15).
 func WithMaxTerms(n int) Option { return func(e *Extractor) { e.max = max(1, n) } }
 
-// New returns an Extractor, loading the tagger model on first use.
-func New(opts ...Option) *Extractor {
-	e := &Extractor{model: taggerModel(), max: 15}
-	for _, o := range opts {
-		o(e)
-	}
-	return e
-}
-
 type token struct {
 	text string
 	tag  string
@@ -75,18 +66,23 @@ type token struct {
 
 var urlRe = regexp.MustCompile(`(?i)\b(?:https?://|www\.)\S+|\b[a-z0-9.-]+\.(?:com|org|io|net)/\S*`)
 
+// tag tokenises with prose (no model needed: tagging, segmentation and NER
+// off) and tags with the deterministic tagger.
 func (e *Extractor) tag(text string) []token {
 	text = urlRe.ReplaceAllString(text, " ")
-	doc, err := prose.NewDocument(text, prose.UsingModel(e.model),
+	doc, err := prose.NewDocument(text, prose.WithTagging(false),
 		prose.WithSegmentation(false), prose.WithExtraction(false))
 	if err != nil {
 		return nil
 	}
 	toks := doc.Tokens()
-	out := make([]token, len(toks))
-	for i, t := range toks {
-		out[i] = token{t.Text, t.Tag}
+	out := make([]token, 0, len(toks))
+	for _, t := range toks {
+		if t.Text != "" {
+			out = append(out, token{text: t.Text})
+		}
 	}
+	e.tagger.tag(out)
 	return out
 }
 

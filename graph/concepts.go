@@ -29,30 +29,15 @@ func (w *writer) analyze(title, text string) TextAnalysis {
 }
 
 // txStats are corpus statistics read inside the ingest transaction: they
-// include this document's own counts.
-type txStats struct{ w *writer }
-
-func (s txStats) Docs() int {
-	n, _ := s.w.tx.Counter(cntPapers)
-	return int(n + s.w.counts[cntPapers])
+// include this transaction's own counts, the paper count still pending.
+type txStats struct {
+	readerStats
+	w *writer
 }
 
-func (s txStats) DocFreq(key string) int {
-	n, _ := s.w.tx.Counter(dfCounter(key))
-	return int(n)
-}
+func newTxStats(w *writer) txStats { return txStats{readerStats{w.tx}, w} }
 
-func (s txStats) Acronym(short string) (string, bool) {
-	id, err := s.w.tx.Lookup(IdxConcept, ConceptKey(short))
-	if err != nil {
-		return "", false
-	}
-	n, err := s.w.tx.Node(id)
-	if err != nil || ConceptKey(n.Label) == ConceptKey(short) {
-		return "", false
-	}
-	return n.Label, true
-}
+func (s txStats) Docs() int { return s.readerStats.Docs() + int(s.w.counts[cntPapers]) }
 
 // countTerms moves the document frequencies of a paper from its old text's
 // candidates to its new text's: keys in both do not move, so a replay
@@ -100,7 +85,7 @@ func (w *writer) paperConcepts(p *Node, oldAbstracts, abstracts []string, sortKe
 			return err
 		}
 	}
-	return w.setMentions(p, cur.Rank(txStats{w}, maxConceptsPerPaper), sortKey)
+	return w.setMentions(p, cur.Rank(newTxStats(w), maxConceptsPerPaper), sortKey)
 }
 
 // setMentions replaces a paper's mentions with terms. Co-occurrence pairs

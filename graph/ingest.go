@@ -78,10 +78,7 @@ func (s *Service) Ingest(ctx context.Context, doc Document) (IngestResult, error
 		preps = append(preps, p)
 	}
 	res.Warnings = append(res.Warnings, doc.Warnings...)
-	cache := map[string]TextAnalysis{}
-	var done IngestResult
-	err := s.store.Update(ctx, func(tx Tx) error {
-		w := &writer{tx: tx, svc: s, source: doc.Source, analyses: cache}
+	done, err := s.write(ctx, doc.Source, map[string]TextAnalysis{}, func(w *writer) error {
 		for i := range preps {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -90,15 +87,6 @@ func (s *Service) Ingest(ctx context.Context, doc Document) (IngestResult, error
 				return fmt.Errorf("%s:%d: %w", doc.Source, preps[i].rec.Line, err)
 			}
 		}
-		// Counters are updated once per document, not once per record.
-		for name, d := range w.counts {
-			if d != 0 {
-				if err := tx.AddCounter(name, d); err != nil {
-					return err
-				}
-			}
-		}
-		done = w.res // this attempt committed (or fails below): keep its counts only
 		return nil
 	})
 	if err != nil {
@@ -107,6 +95,35 @@ func (s *Service) Ingest(ctx context.Context, doc Document) (IngestResult, error
 	done.Source, done.Format, done.Records = res.Source, res.Format, res.Records
 	done.Warnings = append(res.Warnings, done.Warnings...)
 	return done, nil
+}
+
+// write runs fn with a writer in one transaction and applies the writer's
+// batched counters at the end. analyses caches extractor work across
+// retries of the transaction.
+func (s *Service) write(ctx context.Context, source string, analyses map[string]TextAnalysis, fn func(w *writer) error) (IngestResult, error) {
+	var done IngestResult
+	err := s.store.Update(ctx, func(tx Tx) error {
+		w := &writer{tx: tx, svc: s, source: source, analyses: analyses}
+		if err := fn(w); err != nil {
+			return err
+		}
+		// Global counters are updated once per transaction, not per record.
+		names := make([]string, 0, len(w.counts))
+		for name := range w.counts {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			if d := w.counts[name]; d != 0 {
+				if err := tx.AddCounter(name, d); err != nil {
+					return err
+				}
+			}
+		}
+		done = w.res // this attempt committed (or fails below): keep its counts only
+		return nil
+	})
+	return done, err
 }
 
 func prefixAll(p string, s []string) []string {

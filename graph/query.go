@@ -521,6 +521,34 @@ func (v *View) Stats() (Stats, error) {
 	return s, nil
 }
 
+// CorpusStats returns the document frequencies kept in the store, read from
+// this snapshot.
+func (v *View) CorpusStats() CorpusStats { return readerStats{v.r} }
+
+type readerStats struct{ r Reader }
+
+func (s readerStats) Docs() int {
+	n, _ := s.r.Counter(cntPapers)
+	return int(n)
+}
+
+func (s readerStats) DocFreq(key string) int {
+	n, _ := s.r.Counter(dfCounter(key))
+	return int(n)
+}
+
+func (s readerStats) Acronym(short string) (string, bool) {
+	id, err := s.r.Lookup(IdxConcept, ConceptKey(short))
+	if err != nil {
+		return "", false
+	}
+	n, err := s.r.Node(id)
+	if err != nil || ConceptKey(n.Label) == ConceptKey(short) {
+		return "", false
+	}
+	return n.Label, true
+}
+
 // idf is the inverse document frequency of a concept over n papers.
 func idf(df, n int64) float64 {
 	if df < 1 {

@@ -12,11 +12,11 @@ type Candidate struct {
 	Key     string   // graph.ConceptKey of Name: the identity across documents
 	Name    string   // canonical form: lower case but acronyms and names, head singular
 	Aliases []string // acronyms defined for it in this document
-	Freq    float64  // occurrences as a whole noun phrase
-	Sub     float64  // occurrences inside a longer noun phrase
-	Tail    bool     // seen as the head end of a longer phrase ("reward model" in "process reward model")
-	First   int      // token position of the first occurrence
-	Words   int
+	Freq    float32  // occurrences as a whole noun phrase
+	Sub     float32  // occurrences inside a longer noun phrase
+	First   int32    // token position of the first occurrence
+	Words   int16
+	Tail    bool // seen as the head end of a longer phrase ("reward model" in "process reward model")
 	InTitle bool
 	Defined bool // the long form of an acronym defined here
 	Acronym bool // the name is itself an acronym ("RL")
@@ -70,12 +70,12 @@ func (e *Extractor) Candidates(title, text string) *Analysis {
 		if !ok {
 			i = len(a.Cands)
 			idx[key] = i
-			a.Cands = append(a.Cands, Candidate{Key: key, Name: name, First: pos, Words: len(words),
+			a.Cands = append(a.Cands, Candidate{Key: key, Name: name, First: int32(pos), Words: int16(len(words)),
 				Acronym: len(words) == 1 && isAcronym(name)})
 		}
 		c := &a.Cands[i]
-		if pos < c.First {
-			c.First = pos
+		if int32(pos) < c.First {
+			c.First = int32(pos)
 		}
 		if pos < nTitle {
 			c.InTitle = true
@@ -85,10 +85,10 @@ func (e *Extractor) Candidates(title, text string) *Analysis {
 	for _, d := range acr.defs {
 		if c := get(d.long, d.pos); c != nil {
 			c.Defined = true
-			c.Aliases = appendUnique(c.Aliases, d.short)
+			c.Aliases = appendUnique(c.Aliases, strings.Clone(d.short)) // do not pin the text
 			for _, sub := range d.parts {
 				if sc := get(sub.long, d.pos); sc != nil {
-					sc.Aliases = appendUnique(sc.Aliases, sub.short)
+					sc.Aliases = appendUnique(sc.Aliases, strings.Clone(sub.short))
 				}
 			}
 		}
@@ -119,6 +119,89 @@ func (e *Extractor) Candidates(title, text string) *Analysis {
 				}
 			}
 		}
+	}
+	return a
+}
+
+// Strings numbers the distinct strings of a corpus held in memory, so each
+// term's key and name are stored once. Not safe for concurrent use.
+type Strings struct {
+	ids  map[string]uint32
+	strs []string
+}
+
+// NewStrings returns an empty table.
+func NewStrings() *Strings { return &Strings{ids: map[string]uint32{}} }
+
+func (t *Strings) id(s string) uint32 {
+	if i, ok := t.ids[s]; ok {
+		return i
+	}
+	s = strings.Clone(s) // do not pin the text the string was cut from
+	i := uint32(len(t.strs))
+	t.ids[s] = i
+	t.strs = append(t.strs, s)
+	return i
+}
+
+// Compact is an Analysis in 24 bytes a candidate (plus its rare aliases),
+// for keeping a whole corpus in memory between analysis and ranking.
+type Compact struct {
+	cands   []compactCand
+	aliases map[int][]string
+	tokens  int32
+}
+
+type compactCand struct {
+	key, name uint32
+	freq, sub float32
+	first     int32
+	words     int16
+	flags     uint8
+}
+
+const (
+	fTail = 1 << iota
+	fTitle
+	fDefined
+	fAcronym
+)
+
+// Compact packs the analysis, numbering its strings in t.
+func (a *Analysis) Compact(t *Strings) *Compact {
+	c := &Compact{cands: make([]compactCand, len(a.Cands)), tokens: int32(a.Tokens)}
+	for i, x := range a.Cands {
+		var f uint8
+		if x.Tail {
+			f |= fTail
+		}
+		if x.InTitle {
+			f |= fTitle
+		}
+		if x.Defined {
+			f |= fDefined
+		}
+		if x.Acronym {
+			f |= fAcronym
+		}
+		c.cands[i] = compactCand{t.id(x.Key), t.id(x.Name), x.Freq, x.Sub, x.First, x.Words, f}
+		if len(x.Aliases) > 0 {
+			if c.aliases == nil {
+				c.aliases = map[int][]string{}
+			}
+			c.aliases[i] = x.Aliases
+		}
+	}
+	return c
+}
+
+// Analysis unpacks a Compact.
+func (c *Compact) Analysis(t *Strings) *Analysis {
+	a := &Analysis{Cands: make([]Candidate, len(c.cands)), Tokens: int(c.tokens)}
+	for i, x := range c.cands {
+		a.Cands[i] = Candidate{Key: t.strs[x.key], Name: t.strs[x.name], Aliases: c.aliases[i],
+			Freq: x.freq, Sub: x.sub, First: x.first, Words: x.words,
+			Tail: x.flags&fTail != 0, InTitle: x.flags&fTitle != 0, Defined: x.flags&fDefined != 0, Acronym: x.flags&fAcronym != 0}
 	}
 	return a
 }

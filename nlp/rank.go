@@ -79,7 +79,7 @@ func (a *Analysis) RankWith(p Params, stats graph.CorpusStats, n int) []graph.Te
 			}
 			c.Aliases = appendUnique(c.Aliases, c.Name)
 			c.Name, c.Key, c.Acronym = long, graph.ConceptKey(long), false
-			c.Words = len(strings.Fields(long))
+			c.Words = int16(len(strings.Fields(long)))
 		}
 	}
 	for i := range cands {
@@ -87,7 +87,7 @@ func (a *Analysis) RankWith(p Params, stats graph.CorpusStats, n int) []graph.Te
 			continue
 		}
 		c := &cands[i]
-		tf := c.Freq + p.SubWeight*c.Sub
+		tf := float64(c.Freq) + p.SubWeight*float64(c.Sub)
 		if tf <= 0 && !c.Defined {
 			continue
 		}
@@ -157,11 +157,18 @@ func NewMemStats() *MemStats {
 func (m *MemStats) Add(a *Analysis) {
 	m.N++
 	for _, c := range a.Cands {
-		m.DF[c.Key]++
+		if _, ok := m.DF[c.Key]; ok {
+			m.DF[c.Key]++
+		} else {
+			m.DF[strings.Clone(c.Key)] = 1 // keys may share memory with a whole text
+		}
 		if c.Defined {
 			for _, al := range c.Aliases {
 				if m.acrCount[al] == nil {
-					m.acrCount[al] = map[string]int{}
+					m.acrCount[strings.Clone(al)] = map[string]int{}
+				}
+				if _, ok := m.acrCount[al][c.Name]; !ok {
+					m.acrCount[al][strings.Clone(c.Name)] = 0
 				}
 				m.acrCount[al][c.Name]++
 				best, n := "", 0

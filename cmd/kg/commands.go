@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -328,5 +329,52 @@ func seedIfEmpty(ctx context.Context, svc *graph.Service, dir string, log zerolo
 		return err
 	}
 	log.Info().Int("documents", sum.Documents).Int("failed", sum.Failed).Int("papers", sum.Added).Msg("empty store: loaded seed pages")
+	return nil
+}
+
+func cmdRecompute(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c commonFlags
+	fs := newFlagSet("recompute", `kg recompute [--data DIR]
+
+Re-extracts the key terms of every stored paper from its stored title and
+abstracts, without re-reading any source: after the extractor changed, or to
+count document frequencies afresh. Concepts no paper mentions any more are
+removed. Stop kg serve first (one process per data folder).`, stderr, &c)
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "analysis goroutines")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log, err := newLogger(stderr, c.logLevel)
+	if err != nil {
+		return err
+	}
+	db, err := openStore(c.data, false, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := graph.NewService(db, nlp.New())
+	start := time.Now()
+	last := time.Now()
+	res, err := svc.RecomputeConcepts(ctx, *workers, func(p graph.RecomputeProgress) {
+		if time.Since(last) > 5*time.Second || p.Done == p.Papers {
+			last = time.Now()
+			log.Info().Int("pass", p.Pass).Int("done", p.Done).Int("papers", p.Papers).Msg("recompute")
+		}
+	})
+	if err != nil {
+		return err
+	}
+	v, err := svc.View(ctx)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	st, err := v.Stats()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "recomputed %d papers in %s: %d concepts now (%d new), %d edges\n",
+		res.Records, time.Since(start).Round(time.Millisecond), st.Concepts, res.ConceptsAdded, st.Edges)
 	return nil
 }

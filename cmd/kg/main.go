@@ -27,6 +27,8 @@ Usage:
   kg serve  [--data DIR] [--addr HOST:PORT]   serve GraphQL at http://ADDR/graphql
   kg ingest [--data DIR] PATH...              read files or folders into the graph
   kg stats  [--data DIR]                      print the graph's counts
+  kg terms  [--top N] [--data DIR] [FILE]     key terms of JSON lines {"id", "text"}
+  kg recompute [--data DIR]                   re-extract the concepts of every stored paper
 
 Run "kg COMMAND --help" for a command's flags. Every flag can also be set
 from the environment: KG_DATA, KG_ADDR, KG_LOG_LEVEL.
@@ -55,6 +57,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdIngest(ctx, args[1:], stdout, stderr)
 	case "stats":
 		err = cmdStats(ctx, args[1:], stdout, stderr)
+	case "terms":
+		err = cmdTerms(ctx, args[1:], stdout, stderr)
+	case "recompute":
+		err = cmdRecompute(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/gob"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,18 +127,29 @@ func (t *tagger) features(f *[14]string, i int, ctx []string, w, p1, p2 string) 
 	return f[:]
 }
 
+// predict returns the best-scoring class among those some active feature
+// has a weight for (as prose: a class no feature mentions is not a
+// candidate, even if every mentioned class scores below zero).
 func (t *tagger) predict(scores []float64, feats []string) string {
-	clear(scores)
+	for i := range scores {
+		scores[i] = math.Inf(-1)
+	}
 	for _, f := range feats {
 		for _, cw := range t.weights[f] {
+			if math.IsInf(scores[cw.class], -1) {
+				scores[cw.class] = 0
+			}
 			scores[cw.class] += cw.weight
 		}
 	}
-	best := 0
-	for c := 1; c < len(scores); c++ {
-		if scores[c] > scores[best] {
+	best := -1
+	for c := range scores {
+		if !math.IsInf(scores[c], -1) && (best < 0 || scores[c] > scores[best]) {
 			best = c
 		}
+	}
+	if best < 0 {
+		return "NN" // no feature known at all
 	}
 	return t.classes[best]
 }

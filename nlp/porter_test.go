@@ -69,3 +69,22 @@ func FuzzStem(f *testing.F) {
 		}
 	})
 }
+
+func FuzzReadGold(f *testing.F) {
+	f.Add([]byte(`{"id": "1", "text": "a b", "keys": ["a b"], "keys_stem": ["a b"]}` + "\n"))
+	f.Add([]byte(`{"id": 2, "text": "x", "keys": ["Models"]}`))
+	f.Add([]byte("{\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		docs, err := nlp.ReadGold("fuzz", strings.NewReader(string(data)))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz:") {
+				t.Fatalf("error without file name: %v", err)
+			}
+			return
+		}
+		s := nlp.Evaluate(docs, nil)
+		if s.F5 != 0 || s.F10 != 0 {
+			t.Fatalf("no predictions scored %+v", s)
+		}
+	})
+}

@@ -388,3 +388,45 @@ func TestYearConflictWarns(t *testing.T) {
 		t.Errorf("paper: %+v", p)
 	}
 }
+
+// The themes a reader sees at once on the seed pages come out as concepts,
+// found by name or acronym, with papers, and linked to other concepts.
+func TestSeedThemesAreLinkedConcepts(t *testing.T) {
+	svc, _ := seedGraph(t)
+	v := view(t, svc)
+	for q, want := range map[string]string{
+		"RL": "reinforcement learning", "RM": "reward model", "skills": "skill",
+		"MLLM": "multimodal large language model", "LLMs": "large language model",
+		"PRM": "process reward model", "policy optimization": "policy optimization",
+	} {
+		c, err := v.ConceptByName(q)
+		if err != nil {
+			t.Errorf("concept %q: %v", q, err)
+			continue
+		}
+		if c.Label != want {
+			t.Errorf("concept %q is %q, want %q", q, c.Label, want)
+		}
+		pg, _ := v.Papers(c.ID, 1, "")
+		broader, _ := v.Broader(c.ID)
+		narrower, _ := v.Narrower(c.ID)
+		related, _ := v.ConceptRelated(c.ID, 5)
+		if pg.Total == 0 || len(broader)+len(narrower)+len(related) == 0 {
+			t.Errorf("%s: %d papers, %d broader, %d narrower, %d related", want, pg.Total, len(broader), len(narrower), len(related))
+		}
+		for _, r := range related {
+			if r.Weight <= 0 || r.Weight > 1 {
+				t.Errorf("%s related %s weight %v outside (0, 1]", want, r.Node.Label, r.Weight)
+			}
+		}
+	}
+	// the hierarchy the issue names
+	c, _ := v.ConceptByName("vision-language process reward model")
+	for _, want := range []string{"process reward model", "reward model"} {
+		b, _ := v.Broader(c.ID)
+		if len(b) != 1 || b[0].Label != want {
+			t.Fatalf("broader of %s: %v, want %s", c.Label, b, want)
+		}
+		c = b[0]
+	}
+}

@@ -137,3 +137,21 @@ func FuzzDecodeCursor(f *testing.F) {
 		}
 	})
 }
+
+func TestConceptKeyMergesVariants(t *testing.T) {
+	for _, group := range [][]string{
+		{"pre-training", "pretraining", "Pre Training", "PRE-TRAINING"},
+		{"vision-language model", "vision language model", "Vision-Language Model"},
+		{"RL", "rl"},
+	} {
+		k := graph.ConceptKey(group[0])
+		for _, s := range group[1:] {
+			if graph.ConceptKey(s) != k {
+				t.Errorf("ConceptKey(%q) = %q, want %q as for %q", s, graph.ConceptKey(s), k, group[0])
+			}
+		}
+	}
+	if graph.ConceptKey("reward model") == graph.ConceptKey("reward modeling") {
+		t.Error("different terms share a key")
+	}
+}

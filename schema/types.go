@@ -269,7 +269,7 @@ func build() (graphql.Schema, error) {
 				"narrower": {Type: nnList(conceptT),
 					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) { return v.Narrower(n.ID) })},
 				"related": {Type: nnList(weightedT), Args: firstArgs(graph.DefaultFirst),
-					Description: "Co-occurring concepts; weight = number of papers mentioning both.",
+					Description: "Co-occurring concepts; weight = both / sqrt(papers(this) · papers(other)), the Ochiai coefficient in (0, 1].",
 					Resolve: viewFirst(graph.DefaultFirst, graph.MaxFirst, func(v *graph.View, n *graph.Node, first int) (any, error) {
 						return v.ConceptRelated(n.ID, first)
 					})},

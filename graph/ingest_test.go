@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -428,5 +429,30 @@ func TestSeedThemesAreLinkedConcepts(t *testing.T) {
 			t.Fatalf("broader of %s: %v, want %s", c.Label, b, want)
 		}
 		c = b[0]
+	}
+}
+
+// An acronym defined in one paper counts for its long form in another paper
+// that only uses it bare.
+func TestAcronymAcrossPapers(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	ctx := context.Background()
+	for i, rec := range []graph.Record{
+		{Title: "Agents that learn", Abstract: "We study reinforcement learning (RL) for embodied agents. RL agents explore.", Authors: []string{"A"}},
+		{Title: "Faster exploration", Abstract: "Sample-efficient RL needs exploration. We make RL exploration cheaper with curiosity.", Authors: []string{"B"}},
+	} {
+		rec.Line = 1
+		if _, err := svc.Ingest(ctx, graph.Document{Source: fmt.Sprintf("doc%d", i), Records: []graph.Record{rec}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := view(t, svc)
+	c, err := v.ConceptByName("RL")
+	if err != nil || c.Label != "reinforcement learning" {
+		t.Fatalf("RL: %+v %v", c, err)
+	}
+	if pg, _ := v.Papers(c.ID, 10, ""); pg.Total != 2 {
+		t.Errorf("reinforcement learning: %d papers, want 2 (the second uses only RL)", pg.Total)
 	}
 }

@@ -61,9 +61,16 @@ func (e *Extractor) Candidates(title, text string) *Analysis {
 	idx := map[string]int{}
 	a := &Analysis{Tokens: len(toks)}
 	get := func(words []string, pos int) *Candidate {
+		if len(words) == 1 {
+			// a bare acronym defined in this text is its long form, also
+			// inside longer phrases ("RL" in "RL agents")
+			if long, ok := acr.long[singularAcronym(words[0])]; ok {
+				words = long
+			}
+		}
 		name := canonical(words)
 		key := graph.ConceptKey(name)
-		if key == "" || isGeneric(graph.FoldKey(name), len(words)) {
+		if key == "" || (isGeneric(graph.FoldKey(name), len(words)) && !(len(words) == 1 && isAcronym(name))) {
 			return nil
 		}
 		i, ok := idx[key]
@@ -95,14 +102,6 @@ func (e *Extractor) Candidates(title, text string) *Analysis {
 	}
 	for _, ph := range nounPhrases(toks) {
 		words := ph.words
-		if len(words) == 1 {
-			if long, ok := acr.long[singularAcronym(words[0])]; ok {
-				if c := get(long, ph.pos); c != nil {
-					c.Freq++
-				}
-				continue
-			}
-		}
 		if c := get(words, ph.pos); c != nil {
 			c.Freq++
 		}

@@ -48,7 +48,7 @@ func New(opts ...Option) *Extractor {
 // scoring. Change it with any change that alters which keys a text yields, so
 // stores counted with the old behaviour are recomputed (kg recompute), not
 // mixed.
-const Version = "kg-terms-4"
+const Version = "kg-terms-5"
 
 // Version implements graph.TermExtractor.
 func (e *Extractor) Version() string { return Version }

@@ -47,6 +47,13 @@ func (o Options) WithLogger(l zerolog.Logger) Options { o.Logger = l; return o }
 
 // DB is a graph store on Badger. It is safe for concurrent use.
 type DB struct {
+	// wmu serialises write transactions. Badger's conflict detection
+	// tracks the keys a transaction read, not the ranges it scanned, so two
+	// transactions that each scan a paper's authors and add one would both
+	// commit, each missing the other's co-author pair. One writer at a time
+	// makes every Update serialisable (ingest writes from one goroutine
+	// anyway; the expensive analysis can run outside the transaction).
+	wmu  sync.Mutex
 	bdb  *badger.DB
 	seq  *badger.Sequence
 	log  zerolog.Logger
@@ -164,15 +171,21 @@ func (db *DB) Update(ctx context.Context, fn func(graph.Tx) error) error {
 	if db.seq == nil {
 		return graph.Errorf(graph.Invalid, "store is open read-only")
 	}
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		txn := db.bdb.NewTransaction(true)
-		err := fn(&tx{reader: reader{txn: txn}, db: db})
+		snap := db.bdb.NewTransaction(false)
+		t := &tx{reader: reader{txn: txn}, db: db}
+		t.over = newOverlay(txn, snap)
+		err := fn(t)
 		if err == nil {
 			err = txn.Commit()
 		}
+		snap.Discard()
 		txn.Discard()
 		if errors.Is(err, badger.ErrConflict) && attempt < maxAttempts {
 			time.Sleep(time.Duration(attempt) * time.Millisecond)
@@ -203,7 +216,8 @@ func (db *DB) Read(ctx context.Context) (graph.Reader, error) {
 }
 
 type reader struct {
-	txn *badger.Txn
+	txn  *badger.Txn
+	over *overlay // set in write transactions
 }
 
 func (r *reader) Close() { r.txn.Discard() }
@@ -272,8 +286,20 @@ func encodeWeight(w float64) []byte {
 	return binary.BigEndian.AppendUint64(nil, math.Float64bits(w))
 }
 
-// scan iterates keys with a prefix, starting at start (or the prefix).
-func (r *reader) scan(prefix, start []byte, values bool, fn func(k []byte, item *badger.Item) (bool, error)) error {
+// valued is what a scan callback may ask of an entry: *badger.Item, or a
+// pending write of this transaction.
+type valued interface {
+	ValueSize() int64
+	Value(fn func([]byte) error) error
+}
+
+// scan iterates keys with a prefix, starting at start (or the prefix). In a
+// write transaction it merges a read snapshot with the transaction's own
+// pending writes (see overlay).
+func (r *reader) scan(prefix, start []byte, values bool, fn func(k []byte, item valued) (bool, error)) error {
+	if r.over != nil {
+		return r.over.scan(prefix, start, values, fn)
+	}
 	opts := badger.DefaultIteratorOptions
 	opts.PrefetchValues = values
 	opts.Prefix = prefix
@@ -314,7 +340,7 @@ func dirPrefix(dir graph.Direction) byte {
 
 // scanEdges visits the edge keys under prefix with their weights.
 func (r *reader) scanEdges(prefix []byte, fn func(graph.EdgeType, graph.NodeID, float64) bool) error {
-	return r.scan(prefix, nil, true, func(k []byte, item *badger.Item) (bool, error) {
+	return r.scan(prefix, nil, true, func(k []byte, item valued) (bool, error) {
 		other, err := parseEdgeKey(k)
 		if err != nil {
 			return false, err
@@ -347,14 +373,14 @@ func (r *reader) List(owner graph.NodeID, t graph.EdgeType, after []byte, fn fun
 		// the first key strictly after prefix+after
 		start = append(listKey(owner, t, after), 0)
 	}
-	return r.scan(prefix, start, false, func(k []byte, _ *badger.Item) (bool, error) {
+	return r.scan(prefix, start, false, func(k []byte, _ valued) (bool, error) {
 		return fn(k[len(prefix):]), nil
 	})
 }
 
 func (r *reader) Pairs(t graph.EdgeType, a graph.NodeID, fn func(graph.NodeID, int64) bool) error {
 	prefix := pairKey(t, a, 0)[:10]
-	return r.scan(prefix, nil, true, func(k []byte, item *badger.Item) (bool, error) {
+	return r.scan(prefix, nil, true, func(k []byte, item valued) (bool, error) {
 		b, err := parsePairKey(k)
 		if err != nil {
 			return false, err
@@ -389,7 +415,7 @@ func (r *reader) NodeIDs(k graph.Kind, after graph.NodeID, fn func(graph.NodeID)
 	if after != 0 {
 		start = append(nodeKey(after), 0)
 	}
-	return r.scan(prefix, start, false, func(key []byte, _ *badger.Item) (bool, error) {
+	return r.scan(prefix, start, false, func(key []byte, _ valued) (bool, error) {
 		if len(key) != 9 {
 			return false, errBadKey
 		}
@@ -398,7 +424,7 @@ func (r *reader) NodeIDs(k graph.Kind, after graph.NodeID, fn func(graph.NodeID)
 }
 
 func (r *reader) Terms(ns graph.Index, prefix string, fn func(string, graph.NodeID) bool) error {
-	return r.scan(termPrefix(ns, prefix), nil, false, func(k []byte, _ *badger.Item) (bool, error) {
+	return r.scan(termPrefix(ns, prefix), nil, false, func(k []byte, _ valued) (bool, error) {
 		term, id, err := parseTermKey(k)
 		if err != nil {
 			return false, err
@@ -432,35 +458,35 @@ func (t *tx) PutNode(n graph.Node) error {
 	if err != nil {
 		return err
 	}
-	return t.txn.Set(nodeKey(n.ID), v)
+	return t.set(nodeKey(n.ID), v)
 }
 
 func (t *tx) DeleteNode(id graph.NodeID) error {
-	if err := t.txn.Delete(nodeKey(id)); err != nil {
+	if err := t.del(nodeKey(id)); err != nil {
 		return err
 	}
-	return t.txn.Delete(textKey(id))
+	return t.del(textKey(id))
 }
 
-func (t *tx) DeleteLookup(ns graph.Index, key string) error { return t.txn.Delete(lookupKey(ns, key)) }
+func (t *tx) DeleteLookup(ns graph.Index, key string) error { return t.del(lookupKey(ns, key)) }
 
 func (t *tx) DeleteTerm(ns graph.Index, term string, id graph.NodeID) error {
-	return t.txn.Delete(termKey(ns, term, id))
+	return t.del(termKey(ns, term, id))
 }
 
 func (t *tx) PutAbstracts(id graph.NodeID, abstracts []string) error {
 	if len(abstracts) == 0 {
-		return t.txn.Delete(textKey(id))
+		return t.del(textKey(id))
 	}
 	v, err := json.Marshal(abstracts)
 	if err != nil {
 		return err
 	}
-	return t.txn.Set(textKey(id), v)
+	return t.set(textKey(id), v)
 }
 
 func (t *tx) PutLookup(ns graph.Index, key string, id graph.NodeID) error {
-	return t.txn.Set(lookupKey(ns, key), binary.BigEndian.AppendUint64(nil, uint64(id)))
+	return t.set(lookupKey(ns, key), binary.BigEndian.AppendUint64(nil, uint64(id)))
 }
 
 func (t *tx) PutEdge(src graph.NodeID, et graph.EdgeType, dst graph.NodeID, w float64) (bool, error) {
@@ -472,10 +498,10 @@ func (t *tx) PutEdge(src graph.NodeID, et graph.EdgeType, dst graph.NodeID, w fl
 		return false, nil
 	}
 	v := encodeWeight(w)
-	if err := t.txn.Set(edgeKey(pOut, src, et, dst), v); err != nil {
+	if err := t.set(edgeKey(pOut, src, et, dst), v); err != nil {
 		return false, err
 	}
-	return !existed, t.txn.Set(edgeKey(pIn, dst, et, src), v)
+	return !existed, t.set(edgeKey(pIn, dst, et, src), v)
 }
 
 func (t *tx) DeleteEdge(src graph.NodeID, et graph.EdgeType, dst graph.NodeID) (bool, error) {
@@ -483,18 +509,18 @@ func (t *tx) DeleteEdge(src graph.NodeID, et graph.EdgeType, dst graph.NodeID) (
 	if err != nil || !existed {
 		return false, err
 	}
-	if err := t.txn.Delete(edgeKey(pOut, src, et, dst)); err != nil {
+	if err := t.del(edgeKey(pOut, src, et, dst)); err != nil {
 		return false, err
 	}
-	return true, t.txn.Delete(edgeKey(pIn, dst, et, src))
+	return true, t.del(edgeKey(pIn, dst, et, src))
 }
 
 func (t *tx) PutListEntry(owner graph.NodeID, et graph.EdgeType, sortKey []byte) error {
-	return t.txn.Set(listKey(owner, et, sortKey), nil)
+	return t.set(listKey(owner, et, sortKey), nil)
 }
 
 func (t *tx) DeleteListEntry(owner graph.NodeID, et graph.EdgeType, sortKey []byte) error {
-	return t.txn.Delete(listKey(owner, et, sortKey))
+	return t.del(listKey(owner, et, sortKey))
 }
 
 func (t *tx) AddPair(et graph.EdgeType, a, b graph.NodeID, delta int64) (int64, error) {
@@ -505,9 +531,9 @@ func (t *tx) AddPair(et graph.EdgeType, a, b graph.NodeID, delta int64) (int64, 
 	}
 	n += delta
 	if n <= 0 {
-		return 0, t.txn.Delete(k)
+		return 0, t.del(k)
 	}
-	return n, t.txn.Set(k, binary.BigEndian.AppendUint64(nil, uint64(n)))
+	return n, t.set(k, binary.BigEndian.AppendUint64(nil, uint64(n)))
 }
 
 func (t *tx) AddCounter(name string, delta int64) error {
@@ -516,13 +542,13 @@ func (t *tx) AddCounter(name string, delta int64) error {
 		return err
 	}
 	if n+delta == 0 {
-		return t.txn.Delete(counterKey(name))
+		return t.del(counterKey(name))
 	}
-	return t.txn.Set(counterKey(name), binary.BigEndian.AppendUint64(nil, uint64(n+delta)))
+	return t.set(counterKey(name), binary.BigEndian.AppendUint64(nil, uint64(n+delta)))
 }
 
 func (t *tx) PutTerm(ns graph.Index, term string, id graph.NodeID) error {
-	return t.txn.Set(termKey(ns, term, id), nil)
+	return t.set(termKey(ns, term, id), nil)
 }
 
 // badgerLogger adapts zerolog to Badger's logger; Badger's Info chatter goes

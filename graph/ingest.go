@@ -144,6 +144,8 @@ type prepared struct {
 	authors  []string // readable names
 	subjects []string // canonical codes
 	repos    []repoRef
+	arxiv    string // ArXivKey
+	doi      string // DOIKey
 }
 
 type repoRef struct {
@@ -217,6 +219,13 @@ func prepare(rec Record) (prepared, []string, error) {
 		p.subjects = append(p.subjects, code)
 	}
 	p.repos = extractRepositories(rec.Abstract)
+	p.arxiv, p.doi = ArXivKey(rec.ArXivID), DOIKey(rec.DOI)
+	if rec.ArXivID != "" && p.arxiv == "" {
+		warns = append(warns, fmt.Sprintf("arXiv id %q not understood; ignored", truncate(rec.ArXivID, 40)))
+	}
+	if rec.DOI != "" && p.doi == "" {
+		warns = append(warns, fmt.Sprintf("DOI %q not understood; ignored", truncate(rec.DOI, 60)))
+	}
 	return p, warns, nil
 }
 
@@ -303,6 +312,14 @@ func (w *writer) record(p *prepared) error {
 				w.source, p.rec.Line, y, before, truncate(paper.Label, 60), before))
 		}
 		if mergePaper(&paper, p, w.source) {
+			for _, k := range []struct {
+				ns  Index
+				key string
+			}{{IdxPaperArXiv, paper.ArXivID}, {IdxPaperDOI, paper.DOI}} {
+				if err := w.index(paper.ID, k.ns, k.key); err != nil {
+					return err
+				}
+			}
 			old := paper
 			old.Year = before
 			if err := tx.PutNode(paper); err != nil {
@@ -405,20 +422,40 @@ func (w *writer) record(p *prepared) error {
 }
 
 // paperNode finds the paper a record describes, or creates it.
+//
+// Identity: the arXiv id (without version), else the DOI, else the title
+// key — a title match is refused when both papers carry different arXiv
+// ids, different DOIs or different years (two papers can share a title).
 func (w *writer) paperNode(p *prepared) (Node, bool, error) {
-	id, err := w.tx.Lookup(IdxPaperTitle, p.titleKey)
-	if err == nil {
+	for _, k := range []struct {
+		ns  Index
+		key string
+	}{{IdxPaperArXiv, p.arxiv}, {IdxPaperDOI, p.doi}, {IdxPaperTitle, p.titleKey}} {
+		if k.key == "" {
+			continue
+		}
+		id, err := w.tx.Lookup(k.ns, k.key)
+		if ErrorCode(err) == NotFound {
+			continue
+		}
+		if err != nil {
+			return Node{}, false, err
+		}
 		n, err := w.tx.Node(id)
-		return n, false, err
+		if err != nil {
+			return Node{}, false, err
+		}
+		if k.ns == IdxPaperTitle && !sameWork(&n, p) {
+			break
+		}
+		return n, false, nil
 	}
-	if ErrorCode(err) != NotFound {
-		return Node{}, false, err
-	}
-	id, err = w.tx.NewID(KindPaper)
+	id, err := w.tx.NewID(KindPaper)
 	if err != nil {
 		return Node{}, false, err
 	}
-	n := Node{ID: id, Label: p.title, Year: p.rec.Year, Sources: []string{w.source}}
+	n := Node{ID: id, Label: p.title, Year: p.rec.Year, Sources: []string{w.source},
+		ArXivID: p.arxiv, DOI: p.doi, Venue: CleanText(p.rec.Venue)}
 	if raw := CleanText(p.rec.Title); raw != p.title {
 		n.Aliases = []string{raw}
 	}
@@ -430,8 +467,13 @@ func (w *writer) paperNode(p *prepared) (Node, bool, error) {
 			return n, false, err
 		}
 	}
-	if err := w.tx.PutLookup(IdxPaperTitle, p.titleKey, id); err != nil {
-		return n, false, err
+	for _, k := range []struct {
+		ns  Index
+		key string
+	}{{IdxPaperTitle, p.titleKey}, {IdxPaperArXiv, p.arxiv}, {IdxPaperDOI, p.doi}} {
+		if err := w.index(id, k.ns, k.key); err != nil {
+			return n, false, err
+		}
 	}
 	if p.shortKey != "" {
 		if err := w.index(id, IdxPaperShort, p.shortKey); err != nil {
@@ -445,9 +487,27 @@ func (w *writer) paperNode(p *prepared) (Node, bool, error) {
 	return n, true, nil
 }
 
+// sameWork reports whether a paper found by title may be the record's: no
+// conflicting arXiv id, DOI or year.
+func sameWork(n *Node, p *prepared) bool {
+	return !(p.arxiv != "" && n.ArXivID != "" && p.arxiv != n.ArXivID) &&
+		!(p.doi != "" && n.DOI != "" && p.doi != n.DOI) &&
+		!(p.rec.Year != 0 && n.Year != 0 && p.rec.Year != n.Year)
+}
+
 // mergePaper folds a record into an existing paper node and reports whether
-// the node must be rewritten. (Abstracts are merged by the caller.)
+// the node must be rewritten. (Abstracts are merged by the caller; new ids
+// are indexed by the caller.)
 func mergePaper(n *Node, p *prepared, source string) (nodeChanged bool) {
+	if n.ArXivID == "" && p.arxiv != "" {
+		n.ArXivID, nodeChanged = p.arxiv, true
+	}
+	if n.DOI == "" && p.doi != "" {
+		n.DOI, nodeChanged = p.doi, true
+	}
+	if n.Venue == "" && p.rec.Venue != "" {
+		n.Venue, nodeChanged = CleanText(p.rec.Venue), true
+	}
 	if !slices.Contains(n.Sources, source) {
 		n.Sources = append(n.Sources, source)
 		nodeChanged = true

@@ -366,27 +366,77 @@ func TestConceptsFromSeeds(t *testing.T) {
 	}
 }
 
-func TestYearConflictWarns(t *testing.T) {
+// Identity: arXiv id first, then DOI, then title — a title match with a
+// different year, arXiv id or DOI is another paper; the same arXiv id with
+// another year is the same paper, and the summary says so.
+func TestPaperIdentity(t *testing.T) {
 	db := MustOpen(t)
 	svc := graph.NewService(db, nil)
 	ctx := context.Background()
-	doc := func(src string, year int) graph.Document {
-		return graph.Document{Source: src, Records: []graph.Record{{Title: "On Graphs", Year: year, Authors: []string{"Ann"}, Line: 4}}}
+	ingest := func(src string, rec graph.Record) graph.IngestResult {
+		t.Helper()
+		rec.Line = 4
+		if rec.Authors == nil {
+			rec.Authors = []string{"Ann"}
+		}
+		res, err := svc.Ingest(ctx, graph.Document{Source: src, Records: []graph.Record{rec}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
 	}
-	if _, err := svc.Ingest(ctx, doc("a.txt", 2025)); err != nil {
-		t.Fatal(err)
-	}
-	res, err := svc.Ingest(ctx, doc("b.txt", 2026))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "b.txt:4: year 2026 differs from 2025") {
+	ingest("a", graph.Record{Title: "On Graphs", Year: 2025})
+	ingest("b", graph.Record{Title: "On Graphs", Year: 2026})                                // another year: another paper
+	ingest("c", graph.Record{Title: "On graphs.", Year: 2025})                               // same
+	ingest("d", graph.Record{Title: "Deep Nets", ArXivID: "arXiv:2503.01234v2", Year: 2025}) // by id
+	res := ingest("e", graph.Record{Title: "Deep Nets, revised", ArXivID: "2503.01234", Year: 2026})
+	ingest("f", graph.Record{Title: "Deep Nets", ArXivID: "2503.09999", Year: 2025}) // same title, other id
+	ingest("g", graph.Record{Title: "Sparse Codes", DOI: "https://doi.org/10.1145/ABC.123"})
+	ingest("h", graph.Record{Title: "Sparse codes (extended)", DOI: "10.1145/abc.123"})
+
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "e:4: year 2026 differs from 2025") {
 		t.Errorf("warnings: %q", res.Warnings)
 	}
 	v := view(t, svc)
-	p, _ := v.PaperByTitle("on graphs")
-	if p.Year != 2025 || len(p.Sources) != 2 {
-		t.Errorf("paper: %+v", p)
+	st, _ := v.Stats()
+	if st.Papers != 5 {
+		t.Errorf("papers: %d, want 5 (On Graphs ×2, Deep Nets ×2, Sparse Codes)", st.Papers)
+	}
+	p, _ := v.PaperByTitle("Deep Nets, revised")
+	if p != nil {
+		t.Errorf("a revised title is an alias, not a paper: %+v", p)
+	}
+	r, _ := db.Read(ctx)
+	defer r.Close()
+	id, err := r.Lookup(graph.IdxPaperArXiv, "2503.01234")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := r.Node(id)
+	if n.Year != 2025 || len(n.Sources) != 2 || n.ArXivID != "2503.01234" {
+		t.Errorf("paper by arXiv id: %+v", n)
+	}
+	id, _ = r.Lookup(graph.IdxPaperDOI, "10.1145/abc.123")
+	if n, _ := r.Node(id); len(n.Sources) != 2 || n.DOI != "10.1145/abc.123" {
+		t.Errorf("paper by DOI: %+v", n)
+	}
+}
+
+func TestIDKeys(t *testing.T) {
+	for in, want := range map[string]string{
+		"2503.01234": "2503.01234", "arXiv:2503.01234v3": "2503.01234", "http://arxiv.org/abs/2503.01234v1": "2503.01234",
+		"hep-th/9901001v2": "hep-th/9901001", "math.GT/0309136": "math.gt/0309136", "1234": "", "v1": "", "2503.123": "",
+	} {
+		if got := graph.ArXivKey(in); got != want {
+			t.Errorf("ArXivKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"10.1145/ABC.123": "10.1145/abc.123", "https://doi.org/10.1/x": "10.1/x", "doi:10.5/Y": "10.5/y", "11.1/x": "", "10.1 /x": "",
+	} {
+		if got := graph.DOIKey(in); got != want {
+			t.Errorf("DOIKey(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -9,10 +9,13 @@ import "context"
 type Node struct {
 	ID      NodeID   `json:"-"`
 	Label   string   `json:"l"`
-	Name    string   `json:"n,omitempty"` // subject: official name
-	Aliases []string `json:"a,omitempty"` // other spellings: paper titles, author names, concept aliases
-	Year    int      `json:"y,omitempty"` // paper
-	Sources []string `json:"s,omitempty"` // paper: every source document it was read from
+	Name    string   `json:"n,omitempty"`   // subject: official name
+	Aliases []string `json:"a,omitempty"`   // other spellings: paper titles, author names, concept aliases
+	Year    int      `json:"y,omitempty"`   // paper
+	Sources []string `json:"s,omitempty"`   // paper: every source document it was read from
+	ArXivID string   `json:"ax,omitempty"`  // paper: arXiv id without version
+	DOI     string   `json:"doi,omitempty"` // paper: DOI, lower case
+	Venue   string   `json:"v,omitempty"`   // paper: journal reference or venue
 	// Terms is the version of the term extractor whose candidates this
 	// paper's text is counted with in the document frequencies ("" = none).
 	Terms string `json:"t,omitempty"`
@@ -35,6 +38,9 @@ type Record struct {
 	Authors  []string // as written
 	Subjects []string // arXiv category codes, primary first
 	Line     int      // line in the source document where the record starts
+	ArXivID  string   // e.g. "2503.01234" or "hep-th/9901001", any version suffix
+	DOI      string
+	Venue    string // journal reference or venue as written
 }
 
 // Document is one parsed input document: everything in it is committed
@@ -189,4 +195,6 @@ const (
 	IdxOrganization Index = 8  // lower-case owner → organization
 	IdxSearch       Index = 9  // search tokens: term → node (any kind)
 	IdxConceptTail  Index = 10 // reversed words of a concept name → concept, for broader/narrower
+	IdxPaperArXiv   Index = 11 // arXiv id without version → paper
+	IdxPaperDOI     Index = 12 // lower-case DOI → paper
 )

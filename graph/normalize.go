@@ -36,6 +36,58 @@ func FoldKey(s string) string { return foldKey(LatexToText(s)) }
 // merged before, by the extractor's canonical form.
 func ConceptKey(s string) string { return strings.ReplaceAll(FoldKey(s), " ", "") }
 
+// ArXivKey normalises an arXiv identifier for identity: the "arXiv:" prefix,
+// URL and version suffix removed ("arXiv:2503.01234v2" → "2503.01234",
+// "http://arxiv.org/abs/hep-th/9901001v1" → "hep-th/9901001"). It returns ""
+// for anything that is not shaped like one.
+func ArXivKey(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "arxiv.org/abs/"); i >= 0 {
+		s = s[i+len("arxiv.org/abs/"):]
+	} else if i := strings.Index(s, "arxiv.org/pdf/"); i >= 0 {
+		s = strings.TrimSuffix(s[i+len("arxiv.org/pdf/"):], ".pdf")
+	}
+	if len(s) > 6 && strings.EqualFold(s[:6], "arxiv:") {
+		s = s[6:]
+	}
+	if i := strings.LastIndexByte(s, 'v'); i > 0 && i < len(s)-1 && allDigits(s[i+1:]) {
+		s = s[:i]
+	}
+	// new style YYMM.NNNN(N); old style archive(.class)/YYMMNNN
+	if yymm, num, ok := strings.Cut(s, "."); ok && len(yymm) == 4 && allDigits(yymm) && (len(num) == 4 || len(num) == 5) && allDigits(num) {
+		return s
+	}
+	if arch, num, ok := strings.Cut(s, "/"); ok && len(num) == 7 && allDigits(num) && LooksLikeSubject(strings.ToLower(arch)) {
+		return strings.ToLower(arch) + "/" + num
+	}
+	return ""
+}
+
+// DOIKey normalises a DOI: the resolver URL or "doi:" prefix removed, lower
+// case (DOIs are case-insensitive). "" when it does not start with "10.".
+func DOIKey(s string) string {
+	s = strings.TrimSpace(s)
+	for _, p := range []string{"https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"} {
+		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+			s = s[len(p):]
+		}
+	}
+	s = strings.ToLower(strings.TrimSpace(s))
+	if !strings.HasPrefix(s, "10.") || !strings.Contains(s, "/") || strings.ContainsAny(s, " \t\n") {
+		return ""
+	}
+	return s
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // Tokens splits s into the folded words a search index keys on.
 func Tokens(s string) []string { return strings.Fields(FoldKey(s)) }
 

@@ -60,7 +60,7 @@ func newHandler(t testing.TB) (*schema.Handler, error) {
 		err = source.Read(filepath.Base(f), fh, func(d graph.Document) error {
 			_, err := svc.Ingest(context.Background(), d)
 			return err
-		})
+		}, nil)
 		fh.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -136,18 +136,42 @@ func ingestFile(ctx context.Context, svc *graph.Service, name string, sum *summa
 		return err
 	}
 	defer f.Close()
-	return source.Read(name, f, func(doc graph.Document) error {
+	fileStart, lastLog := time.Now(), time.Now()
+	docs, records := 0, 0
+	bad := func(err error) {
+		sum.fail(err)
+		log.Warn().Err(err).Str("file", name).Msg("document skipped")
+	}
+	err = source.Read(name, f, func(doc graph.Document) error {
 		start := time.Now()
 		res, err := svc.Ingest(ctx, doc)
 		if err != nil {
+			if graph.ErrorCode(err) == graph.Invalid && ctx.Err() == nil {
+				bad(err) // this document only; the rest of the file goes on
+				return nil
+			}
 			return err
 		}
 		sum.add(res)
-		log.Info().Str("file", name).Str("format", doc.Format).Int("records", res.Records).
+		docs++
+		records += res.Records
+		log.Debug().Str("file", name).Str("format", doc.Format).Int("records", res.Records).
 			Int("added", res.PapersAdded).Int("merged", res.PapersMerged).Int("unchanged", res.PapersSame).
 			Int("concepts", res.ConceptsAdded).Dur("took", time.Since(start)).Msg("ingested")
+		if time.Since(lastLog) > 5*time.Second {
+			lastLog = time.Now()
+			el := time.Since(fileStart).Seconds()
+			log.Info().Str("file", name).Int("documents", docs).Int("records", records).
+				Float64("recordsPerSecond", float64(records)/el).Int("papersAdded", sum.Added).
+				Int("failed", sum.Failed).Msg("progress")
+		}
 		return nil
-	})
+	}, bad)
+	if docs > 0 {
+		log.Info().Str("file", name).Int("documents", docs).Int("records", records).
+			Dur("took", time.Since(fileStart)).Msg("file ingested")
+	}
+	return err
 }
 
 func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -6,6 +6,7 @@ package source
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +23,7 @@ type Format string
 const (
 	FormatProfile  Format = "profile"  // author page: name, "Publications", title/abstract lines
 	FormatSubjects Format = "subjects" // arXiv-subjects listing: arXivYYYY, title, abstract, code↗
+	FormatArXiv    Format = "arxiv"    // arXiv metadata JSON lines (Kaggle snapshot layout), one paper a line
 )
 
 // MaxLine is the longest line a reader accepts.
@@ -37,6 +39,9 @@ var ErrUnknownFormat = errors.New("unknown format")
 func Detect(head []byte) (Format, error) {
 	if bytes.IndexByte(head, 0) >= 0 {
 		return "", fmt.Errorf("%w: content is binary", ErrUnknownFormat)
+	}
+	if f, ok := detectJSONLines(head); ok {
+		return f, nil
 	}
 	var lines []string
 	for _, l := range strings.Split(string(head), "\n") {
@@ -57,12 +62,21 @@ func Detect(head []byte) (Format, error) {
 	return "", fmt.Errorf("%w: not a profile page (name, \"Publications\", ...) or an arXiv-subjects listing", ErrUnknownFormat)
 }
 
-// Read detects the format of r and calls fn for each document in it. name is
-// used in errors and as the documents' source. A document that fails to
-// parse stops the read with an error naming name and the line; documents
-// already passed to fn stand.
-func Read(name string, r io.Reader, fn func(graph.Document) error) error {
+// Read detects the format of r (gzip is undone first) and calls fn for each
+// document in it, streaming: a page is one document, a JSON line is one.
+// name is used in errors and as the documents' source. A document that
+// fails to parse is passed to bad, named by file and line, and reading goes
+// on; with bad nil it ends the read. An error from fn ends the read.
+func Read(name string, r io.Reader, fn func(graph.Document) error, bad func(error)) error {
 	br := bufio.NewReaderSize(r, sniffSize)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return fmt.Errorf("%s: gzip: %w", name, err)
+		}
+		defer zr.Close()
+		br = bufio.NewReaderSize(zr, sniffSize)
+	}
 	head, err := br.Peek(sniffSize)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return fmt.Errorf("%s: %w", name, err)
@@ -70,6 +84,9 @@ func Read(name string, r io.Reader, fn func(graph.Document) error) error {
 	format, err := Detect(head)
 	if err != nil {
 		return fmt.Errorf("%s:1: %w", name, err)
+	}
+	if format == FormatArXiv {
+		return readArXiv(name, br, fn, bad)
 	}
 	lines, err := readLines(name, br)
 	if err != nil {
@@ -83,6 +100,10 @@ func Read(name string, r io.Reader, fn func(graph.Document) error) error {
 		doc, err = parseSubjects(name, lines)
 	}
 	if err != nil {
+		if bad != nil {
+			bad(err)
+			return nil
+		}
 		return err
 	}
 	return fn(doc)

@@ -17,7 +17,7 @@ func readDoc(t *testing.T, name string, data []byte) (graph.Document, error) {
 	err := source.Read(name, bytes.NewReader(data), func(d graph.Document) error {
 		docs = append(docs, d)
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		return graph.Document{}, err
 	}
@@ -149,7 +149,7 @@ func FuzzRead(f *testing.F) {
 				}
 			}
 			return nil
-		})
+		}, nil)
 		if err != nil && !strings.HasPrefix(err.Error(), "fuzz:") {
 			t.Fatalf("error does not name the file: %v", err)
 		}

@@ -1,13 +1,40 @@
 package graph
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
 
-// maxConceptsPerPaper bounds a paper's mentions, and so the co-occurrence
-// pairs one paper can add (n·(n-1)/2).
+// maxConceptsPerPaper bounds a paper's mentions.
 const maxConceptsPerPaper = 20
+
+// coOccurTop is how many of a paper's best concepts count for co-occurrence:
+// 45 pairs a paper instead of 190, and the pairs that say most.
+const coOccurTop = 10
+
+// topConcepts picks a paper's coOccurTop best mentions, by weight then id,
+// so the same stored weights always give the same set.
+func topConcepts(m map[NodeID]float64) map[NodeID]bool {
+	ids := make([]NodeID, 0, len(m))
+	for c := range m {
+		ids = append(ids, c)
+	}
+	slices.SortFunc(ids, func(a, b NodeID) int {
+		if m[a] != m[b] {
+			if m[a] > m[b] {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a, b)
+	})
+	top := make(map[NodeID]bool, coOccurTop)
+	for _, c := range ids[:min(len(ids), coOccurTop)] {
+		top[c] = true
+	}
+	return top
+}
 
 // dfCounter names the document frequency of a candidate key.
 func dfCounter(key string) string { return "df/" + key }
@@ -117,17 +144,25 @@ func (w *writer) setMentions(p *Node, terms []Term, sortKey []byte) error {
 		cur[c] = t.Score
 		order = append(order, c)
 	}
-	// co-occurrence: +1 for pairs new to this paper, -1 for pairs it lost
-	in := func(m map[NodeID]float64, a, b NodeID) bool {
-		_, x := m[a]
-		_, y := m[b]
-		return x && y
-	}
-	for i, a := range order {
-		for _, b := range order[i+1:] {
-			if !in(old, a, b) {
-				if err := w.pair(CoOccurs, a, b, 1); err != nil {
-					return err
+	// co-occurrence among each paper's top concepts: +1 for pairs new to
+	// this paper, -1 for pairs it lost
+	oldTop, curTop := topConcepts(old), topConcepts(cur)
+	in := func(m map[NodeID]bool, a, b NodeID) bool { return m[a] && m[b] }
+	for _, pass := range []struct {
+		from, other map[NodeID]bool
+		delta       int64
+	}{{curTop, oldTop, 1}, {oldTop, curTop, -1}} {
+		ids := make([]NodeID, 0, len(pass.from))
+		for c := range pass.from {
+			ids = append(ids, c)
+		}
+		slices.Sort(ids)
+		for i, a := range ids {
+			for _, b := range ids[i+1:] {
+				if !in(pass.other, a, b) {
+					if err := w.pair(CoOccurs, a, b, pass.delta); err != nil {
+						return err
+					}
 				}
 			}
 		}
@@ -137,15 +172,6 @@ func (w *writer) setMentions(p *Node, terms []Term, sortKey []byte) error {
 		oldIDs = append(oldIDs, c)
 	}
 	slices.Sort(oldIDs)
-	for i, a := range oldIDs {
-		for _, b := range oldIDs[i+1:] {
-			if !in(cur, a, b) {
-				if err := w.pair(CoOccurs, a, b, -1); err != nil {
-					return err
-				}
-			}
-		}
-	}
 	// added or re-weighted concepts
 	for _, c := range order {
 		if _, had := old[c]; had {

@@ -638,13 +638,45 @@ func (w *writer) authorship(a, paper NodeID, pos int, sortKey []byte) (bool, err
 	if _, err := w.listEdge(a, Authored, paper, float64(pos), a, sortKey); err != nil {
 		return false, err
 	}
-	for _, b := range others {
-		if err := w.pair(CoAuthor, a, b, 1); err != nil {
+	switch n := len(others) + 1; {
+	case n <= BigPaperAuthors:
+		for _, b := range others {
+			if err := w.pair(CoAuthor, a, b, 1); err != nil {
+				return false, err
+			}
+		}
+	case n == BigPaperAuthors+1:
+		// The paper just became a large collaboration: its pairs leave the
+		// counters and it is listed under each author instead.
+		for i, b := range others {
+			for _, c := range others[i+1:] {
+				if err := w.pair(CoAuthor, b, c, -1); err != nil {
+					return false, err
+				}
+			}
+			if err := w.tx.PutTerm(IdxBigPaperOf, authorTerm(b), paper); err != nil {
+				return false, err
+			}
+		}
+		fallthrough
+	default:
+		if err := w.tx.PutTerm(IdxBigPaperOf, authorTerm(a), paper); err != nil {
 			return false, err
 		}
 	}
 	return true, nil
 }
+
+// BigPaperAuthors is the author count above which a paper's co-author pairs
+// are not kept as counters (k authors make k·(k-1)/2 pairs: 37,000 for a
+// 274-author paper, more than one transaction holds). Such papers are
+// listed under each author, and CoAuthors adds them in at query time, so
+// weights stay exact.
+const BigPaperAuthors = 100
+
+// authorTerm is the fixed-width index term of an author id (fixed width, so
+// a prefix scan for one author never matches another).
+func authorTerm(a NodeID) string { return fmt.Sprintf("%016x", uint64(a)) }
 
 // pair moves a symmetric pair counter by delta in both directions and keeps
 // the count of distinct pairs.

@@ -506,3 +506,67 @@ func TestAcronymAcrossPapers(t *testing.T) {
 		t.Errorf("reinforcement learning: %d papers, want 2 (the second uses only RL)", pg.Total)
 	}
 }
+
+// Co-author weights stay exact for large collaborations, whose pairs are
+// counted at query time instead of stored, including a paper that crosses
+// the threshold when a second source lists more authors.
+func TestLargeCollaborationCoauthors(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, nil)
+	ctx := context.Background()
+	names := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("Author Number%03d", i)
+		}
+		return out
+	}
+	docs := []graph.Document{
+		{Source: "big", Records: []graph.Record{{Title: "A Huge Survey", Authors: names(150), Line: 1}}},
+		{Source: "small", Records: []graph.Record{{Title: "A Small Note", Authors: names(3), Line: 1}}},
+		{Source: "grow1", Records: []graph.Record{{Title: "Growing Paper", Authors: names(100), Line: 1}}},
+		{Source: "grow2", Records: []graph.Record{{Title: "Growing paper", Authors: names(120), Line: 1}}},
+	}
+	for _, d := range docs {
+		if _, err := svc.Ingest(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func() {
+		t.Helper()
+		v := view(t, svc)
+		a0, _ := v.AuthorByName("Author Number000")
+		cs, err := v.CoAuthors(a0.ID, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := map[string]int{}
+		for _, c := range cs {
+			w[c.Author.Label] = c.Weight
+		}
+		// 000 and 001: huge survey, small note, growing paper
+		if len(cs) != 149 || w["Author Number001"] != 3 || w["Author Number110"] != 2 || w["Author Number140"] != 1 {
+			t.Errorf("co-authors %d; weights 001=%d 110=%d 140=%d; want 149, 3, 2, 1",
+				len(cs), w["Author Number001"], w["Author Number110"], w["Author Number140"])
+		}
+		if cs[0].Weight != 3 {
+			t.Errorf("not sorted by weight: %+v", cs[:3])
+		}
+		a5, _ := v.AuthorByName("Author Number005")
+		shared, _ := v.SharedPapers(a0.ID, a5.ID)
+		if len(shared) != 2 {
+			t.Errorf("shared papers of 000 and 005: %d, want 2", len(shared))
+		}
+	}
+	check()
+	before, _ := db.Checksum()
+	for _, d := range docs {
+		if _, err := svc.Ingest(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after, _ := db.Checksum(); after != before {
+		t.Error("re-ingest changed the store")
+	}
+	check()
+}

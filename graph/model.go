@@ -197,4 +197,5 @@ const (
 	IdxConceptTail  Index = 10 // reversed words of a concept name → concept, for broader/narrower
 	IdxPaperArXiv   Index = 11 // arXiv id without version → paper
 	IdxPaperDOI     Index = 12 // lower-case DOI → paper
+	IdxBigPaperOf   Index = 13 // author id (hex) → papers of more than BigPaperAuthors authors
 )

@@ -407,21 +407,41 @@ type Coauthor struct {
 // CoAuthors returns the co-authors of a, by number of shared papers, then
 // name.
 func (v *View) CoAuthors(a NodeID, first int) ([]Coauthor, error) {
-	var out []Coauthor
-	var err error
-	if e := v.r.Pairs(CoAuthor, a, func(b NodeID, n int64) bool {
-		var node *Node
-		node, err = v.Node(b)
-		if err != nil {
-			return ErrorCode(err) == NotFound
-		}
-		out = append(out, Coauthor{node, int(n)})
+	weights := map[NodeID]int{}
+	if err := v.r.Pairs(CoAuthor, a, func(b NodeID, n int64) bool {
+		weights[b] += int(n)
 		return true
-	}); e != nil {
-		return nil, e
-	}
-	if err != nil && ErrorCode(err) != NotFound {
+	}); err != nil {
 		return nil, err
+	}
+	// large collaborations are not in the pair counters: count them here
+	var big []NodeID
+	if err := v.r.Terms(IdxBigPaperOf, authorTerm(a), func(_ string, p NodeID) bool {
+		big = append(big, p)
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	for _, p := range big {
+		if err := v.r.Edges(p, Authored, In, func(b NodeID, _ float64) bool {
+			if b != a {
+				weights[b]++
+			}
+			return true
+		}); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]Coauthor, 0, len(weights))
+	for b, n := range weights {
+		node, err := v.Node(b)
+		if ErrorCode(err) == NotFound {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Coauthor{node, n})
 	}
 	slices.SortFunc(out, func(x, y Coauthor) int {
 		if c := cmp.Compare(y.Weight, x.Weight); c != 0 {

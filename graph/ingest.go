@@ -63,6 +63,12 @@ func degreeCounter(owner NodeID, t EdgeType) string {
 // pair gains one when an authorship edge is created, a co-occurrence pair
 // moves by the difference between a paper's old and new concept sets.
 func (s *Service) Ingest(ctx context.Context, doc Document) (IngestResult, error) {
+	return s.ingest(ctx, doc, map[string]TextAnalysis{})
+}
+
+// ingest is Ingest with analyses already made (keyed as writer.analyze
+// looks them up).
+func (s *Service) ingest(ctx context.Context, doc Document, analyses map[string]TextAnalysis) (IngestResult, error) {
 	res := IngestResult{Source: doc.Source, Format: doc.Format, Records: len(doc.Records)}
 	preps := make([]prepared, 0, len(doc.Records))
 	for i, rec := range doc.Records {
@@ -78,7 +84,7 @@ func (s *Service) Ingest(ctx context.Context, doc Document) (IngestResult, error
 		preps = append(preps, p)
 	}
 	res.Warnings = append(res.Warnings, doc.Warnings...)
-	done, err := s.write(ctx, doc.Source, map[string]TextAnalysis{}, func(w *writer) error {
+	done, err := s.write(ctx, doc.Source, analyses, func(w *writer) error {
 		for i := range preps {
 			if err := ctx.Err(); err != nil {
 				return err

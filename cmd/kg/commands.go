@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,9 +45,18 @@ type summary struct {
 	Authors, Subjects, Concepts, Repositories, Edges int
 	Warnings                                         []string
 	Failures                                         []string
+	mu                                               sync.Mutex // the pipeline's writer and the file reader both report
+}
+
+func (s *summary) progress() (records, added, failed int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.Records, s.Added, s.Failed
 }
 
 func (s *summary) add(r graph.IngestResult) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.Documents++
 	s.Records += r.Records
 	s.Added += r.PapersAdded
@@ -61,6 +71,8 @@ func (s *summary) add(r graph.IngestResult) {
 }
 
 func (s *summary) fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.Documents++
 	s.Failed++
 	s.Failures = append(s.Failures, err.Error())
@@ -115,63 +127,64 @@ func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, log ze
 	}
 	sort.Strings(files)
 	sum := &summary{}
-	for _, name := range files {
-		if err := ctx.Err(); err != nil {
-			return sum, err
+	start, lastLog := time.Now(), time.Now()
+	// Analysis runs ahead on every core; documents are written in order on
+	// one goroutine, each in its own transaction.
+	pipe := svc.NewPipeline(ctx, 0, func(doc graph.Document, res graph.IngestResult, err error) {
+		if err != nil {
+			if graph.ErrorCode(err) == graph.Invalid {
+				sum.fail(err)
+				log.Warn().Err(err).Msg("document skipped")
+			}
+			return
 		}
-		if err := ingestFile(ctx, svc, name, sum, log); err != nil {
+		sum.add(res)
+		log.Debug().Str("file", doc.Source).Str("format", doc.Format).Int("records", res.Records).
+			Int("added", res.PapersAdded).Int("merged", res.PapersMerged).Int("unchanged", res.PapersSame).
+			Int("concepts", res.ConceptsAdded).Msg("ingested")
+		if time.Since(lastLog) > 5*time.Second {
+			lastLog = time.Now()
+			records, added, failed := sum.progress()
+			log.Info().Str("file", doc.Source).Int("records", records).
+				Float64("recordsPerSecond", float64(records)/time.Since(start).Seconds()).
+				Int("papersAdded", added).Int("failed", failed).Msg("progress")
+		}
+	})
+	var readErr error
+	for _, name := range files {
+		if readErr = ctx.Err(); readErr != nil {
+			break
+		}
+		if err := ingestFile(ctx, pipe, name, sum, log); err != nil {
 			if ctx.Err() != nil {
-				return sum, ctx.Err()
+				readErr = ctx.Err()
+				break
 			}
 			sum.fail(err)
-			log.Error().Err(err).Str("file", name).Msg("document failed; skipped")
+			log.Error().Err(err).Str("file", name).Msg("file failed; skipped")
 		}
 	}
-	return sum, nil
+	if err := pipe.Close(); err != nil && readErr == nil {
+		readErr = err
+	}
+	records, _, _ := sum.progress()
+	log.Info().Int("files", len(files)).Int("records", records).Dur("took", time.Since(start)).
+		Float64("recordsPerSecond", float64(records)/time.Since(start).Seconds()).Msg("ingest finished")
+	return sum, readErr
 }
 
-func ingestFile(ctx context.Context, svc *graph.Service, name string, sum *summary, log zerolog.Logger) error {
+// ingestFile streams one file's documents into the pipeline; documents that
+// fail to parse are counted and logged, and reading goes on.
+func ingestFile(ctx context.Context, pipe *graph.Pipeline, name string, sum *summary, log zerolog.Logger) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	fileStart, lastLog := time.Now(), time.Now()
-	docs, records := 0, 0
-	bad := func(err error) {
+	return source.Read(name, f, pipe.Add, func(err error) {
 		sum.fail(err)
 		log.Warn().Err(err).Str("file", name).Msg("document skipped")
-	}
-	err = source.Read(name, f, func(doc graph.Document) error {
-		start := time.Now()
-		res, err := svc.Ingest(ctx, doc)
-		if err != nil {
-			if graph.ErrorCode(err) == graph.Invalid && ctx.Err() == nil {
-				bad(err) // this document only; the rest of the file goes on
-				return nil
-			}
-			return err
-		}
-		sum.add(res)
-		docs++
-		records += res.Records
-		log.Debug().Str("file", name).Str("format", doc.Format).Int("records", res.Records).
-			Int("added", res.PapersAdded).Int("merged", res.PapersMerged).Int("unchanged", res.PapersSame).
-			Int("concepts", res.ConceptsAdded).Dur("took", time.Since(start)).Msg("ingested")
-		if time.Since(lastLog) > 5*time.Second {
-			lastLog = time.Now()
-			el := time.Since(fileStart).Seconds()
-			log.Info().Str("file", name).Int("documents", docs).Int("records", records).
-				Float64("recordsPerSecond", float64(records)/el).Int("papersAdded", sum.Added).
-				Int("failed", sum.Failed).Msg("progress")
-		}
-		return nil
-	}, bad)
-	if docs > 0 {
-		log.Info().Str("file", name).Int("documents", docs).Int("records", records).
-			Dur("took", time.Since(fileStart)).Msg("file ingested")
-	}
-	return err
+	})
 }
 
 func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -66,6 +66,14 @@ func newTxStats(w *writer) txStats { return txStats{readerStats{w.tx}, w} }
 
 func (s txStats) Docs() int { return s.readerStats.Docs() + int(s.w.counts[cntPapers]) }
 
+// DocFreq answers from the values countTerms just wrote when it can.
+func (s txStats) DocFreq(key string) int {
+	if n, ok := s.w.df[key]; ok {
+		return int(n)
+	}
+	return s.readerStats.DocFreq(key)
+}
+
 // countTerms moves the document frequencies of a paper from its old text's
 // candidates to its new text's: keys in both do not move, so a replay
 // changes nothing. old is nil when the paper was not counted before.
@@ -87,9 +95,11 @@ func (w *writer) countTerms(old, cur TextAnalysis) error {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if err := w.tx.AddCounter(dfCounter(k), seen[k]); err != nil {
+		n, err := w.tx.AddCounter(dfCounter(k), seen[k])
+		if err != nil {
 			return err
 		}
+		w.df[k] = n // ranking reads it next: spare the second lookup
 	}
 	return nil
 }
@@ -185,7 +195,7 @@ func (w *writer) setMentions(p *Node, terms []Term, sortKey []byte) error {
 		if _, err := w.edge(p.ID, Mentions, c, cur[c]); err != nil {
 			return err
 		}
-		if err := tx.AddCounter(degreeCounter(c, Mentions), 1); err != nil {
+		if _, err := tx.AddCounter(degreeCounter(c, Mentions), 1); err != nil {
 			return err
 		}
 		if err := tx.PutListEntry(c, Mentions, sortKey); err != nil {
@@ -205,10 +215,7 @@ func (w *writer) setMentions(p *Node, terms []Term, sortKey []byte) error {
 		if err := tx.DeleteListEntry(c, Mentions, sortKey); err != nil {
 			return err
 		}
-		if err := tx.AddCounter(degreeCounter(c, Mentions), -1); err != nil {
-			return err
-		}
-		if n, err := tx.Counter(degreeCounter(c, Mentions)); err != nil {
+		if n, err := tx.AddCounter(degreeCounter(c, Mentions), -1); err != nil {
 			return err
 		} else if n == 0 {
 			if err := w.dropConcept(c); err != nil {

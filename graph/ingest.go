@@ -109,7 +109,7 @@ func (s *Service) ingest(ctx context.Context, doc Document, analyses map[string]
 func (s *Service) write(ctx context.Context, source string, analyses map[string]TextAnalysis, fn func(w *writer) error) (IngestResult, error) {
 	var done IngestResult
 	err := s.store.Update(ctx, func(tx Tx) error {
-		w := &writer{tx: tx, svc: s, source: source, analyses: analyses}
+		w := &writer{tx: tx, svc: s, source: source, analyses: analyses, df: map[string]int64{}}
 		if err := fn(w); err != nil {
 			return err
 		}
@@ -121,7 +121,7 @@ func (s *Service) write(ctx context.Context, source string, analyses map[string]
 		slices.Sort(names)
 		for _, name := range names {
 			if d := w.counts[name]; d != 0 {
-				if err := tx.AddCounter(name, d); err != nil {
+				if _, err := tx.AddCounter(name, d); err != nil {
 					return err
 				}
 			}
@@ -243,6 +243,7 @@ type writer struct {
 	res      IngestResult
 	counts   map[string]int64
 	analyses map[string]TextAnalysis // extractor cache: survives transaction retries
+	df       map[string]int64        // document frequencies written in this transaction
 }
 
 func (w *writer) count(name string, d int64) {

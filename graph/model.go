@@ -163,9 +163,9 @@ type Tx interface {
 	// AddPair adds delta to the pair counter a→b and returns the new value; a
 	// counter reaching 0 is deleted.
 	AddPair(t EdgeType, a, b NodeID, delta int64) (int64, error)
-	// AddCounter adds delta to a named counter; a counter reaching 0 is
-	// deleted.
-	AddCounter(name string, delta int64) error
+	// AddCounter adds delta to a named counter and returns the new value; a
+	// counter reaching 0 is deleted.
+	AddCounter(name string, delta int64) (int64, error)
 	PutTerm(ns Index, term string, id NodeID) error
 	DeleteTerm(ns Index, term string, id NodeID) error
 }

@@ -536,15 +536,16 @@ func (t *tx) AddPair(et graph.EdgeType, a, b graph.NodeID, delta int64) (int64, 
 	return n, t.set(k, binary.BigEndian.AppendUint64(nil, uint64(n)))
 }
 
-func (t *tx) AddCounter(name string, delta int64) error {
+func (t *tx) AddCounter(name string, delta int64) (int64, error) {
 	n, err := t.Counter(name)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if n+delta == 0 {
-		return t.del(counterKey(name))
+	n += delta
+	if n == 0 {
+		return 0, t.del(counterKey(name))
 	}
-	return t.set(counterKey(name), binary.BigEndian.AppendUint64(nil, uint64(n+delta)))
+	return n, t.set(counterKey(name), binary.BigEndian.AppendUint64(nil, uint64(n)))
 }
 
 func (t *tx) PutTerm(ns graph.Index, term string, id graph.NodeID) error {

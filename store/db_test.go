@@ -74,7 +74,7 @@ func TestUpdateRollsBackOnError(t *testing.T) {
 	ctx := context.Background()
 	boom := errors.New("boom")
 	err := db.Update(ctx, func(tx graph.Tx) error {
-		if err := tx.AddCounter("papers", 5); err != nil {
+		if _, err := tx.AddCounter("papers", 5); err != nil {
 			return err
 		}
 		return boom
@@ -100,7 +100,7 @@ func TestConcurrentCountersRetry(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := 0; j < 25; j++ {
-				if err := db.Update(ctx, func(tx graph.Tx) error { return tx.AddCounter("n", 1) }); err != nil {
+				if err := db.Update(ctx, func(tx graph.Tx) error { _, err := tx.AddCounter("n", 1); return err }); err != nil {
 					t.Error(err)
 				}
 			}

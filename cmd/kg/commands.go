@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -197,8 +198,20 @@ listings. Each document is committed atomically; a document that fails is
 reported with its file and line and skipped, the others are ingested, and
 the exit status is 1. Ingesting the same files again changes nothing.`, stderr, &c)
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return err
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()

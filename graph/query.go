@@ -432,8 +432,22 @@ func (v *View) CoAuthors(a NodeID, first int) ([]Coauthor, error) {
 			return nil, err
 		}
 	}
-	out := make([]Coauthor, 0, len(weights))
+	// Names are needed only to order the co-authors that make the cut: load
+	// those whose weight reaches the first-th largest (ties included).
+	cut := 0
+	if len(weights) > first {
+		ws := make([]int, 0, len(weights))
+		for _, n := range weights {
+			ws = append(ws, n)
+		}
+		slices.Sort(ws)
+		cut = ws[len(ws)-max(first, 1)]
+	}
+	out := make([]Coauthor, 0, min(len(weights), first+16))
 	for b, n := range weights {
+		if n < cut {
+			continue
+		}
 		node, err := v.Node(b)
 		if ErrorCode(err) == NotFound {
 			continue

@@ -570,3 +570,29 @@ func TestLargeCollaborationCoauthors(t *testing.T) {
 	}
 	check()
 }
+
+// The same paper from an arXiv metadata line and an Atom feed is one node
+// with both sources.
+func TestSamePaperAcrossFormats(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	ingestFiles(t, svc, "../testdata/arxiv/sample.jsonl", "../testdata/atom/query.xml")
+	r, _ := db.Read(context.Background())
+	defer r.Close()
+	id, err := r.Lookup(graph.IdxPaperArXiv, "hep-th/9901001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := r.Node(id)
+	if len(n.Sources) != 2 || n.Year != 1999 || n.DOI == "" {
+		t.Errorf("hep-th/9901001: %+v", n)
+	}
+	v := view(t, svc)
+	st, _ := v.Stats()
+	if st.Papers != 5+1 { // five readable lines, plus the Atom-only paper
+		t.Errorf("papers: %d, want 6", st.Papers)
+	}
+	if a, err := v.AuthorByName("Hinrich Schutze"); err != nil || a.Label != "Hinrich Schütze" {
+		t.Errorf("author from Atom with a LaTeX accent: %+v %v", a, err)
+	}
+}

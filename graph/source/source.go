@@ -24,6 +24,7 @@ const (
 	FormatProfile  Format = "profile"  // author page: name, "Publications", title/abstract lines
 	FormatSubjects Format = "subjects" // arXiv-subjects listing: arXivYYYY, title, abstract, code↗
 	FormatArXiv    Format = "arxiv"    // arXiv metadata JSON lines (Kaggle snapshot layout), one paper a line
+	FormatAtom     Format = "atom"     // arXiv API Atom feed, one paper an entry
 )
 
 // MaxLine is the longest line a reader accepts.
@@ -43,6 +44,9 @@ func Detect(head []byte) (Format, error) {
 	if f, ok := detectJSONLines(head); ok {
 		return f, nil
 	}
+	if detectAtom(head) {
+		return FormatAtom, nil
+	}
 	var lines []string
 	for _, l := range strings.Split(string(head), "\n") {
 		l = clean(l)
@@ -59,7 +63,7 @@ func Detect(head []byte) (Format, error) {
 	case len(lines) == 2 && strings.EqualFold(lines[1], "Publications"):
 		return FormatProfile, nil
 	}
-	return "", fmt.Errorf("%w: not a profile page (name, \"Publications\", ...) or an arXiv-subjects listing", ErrUnknownFormat)
+	return "", fmt.Errorf("%w: not a profile page (name, \"Publications\", ...), an arXiv-subjects listing, arXiv metadata JSON lines or an arXiv Atom feed", ErrUnknownFormat)
 }
 
 // Read detects the format of r (gzip is undone first) and calls fn for each
@@ -85,8 +89,11 @@ func Read(name string, r io.Reader, fn func(graph.Document) error, bad func(erro
 	if err != nil {
 		return fmt.Errorf("%s:1: %w", name, err)
 	}
-	if format == FormatArXiv {
+	switch format {
+	case FormatArXiv:
 		return readArXiv(name, br, fn, bad)
+	case FormatAtom:
+		return readAtom(name, br, fn, bad)
 	}
 	lines, err := readLines(name, br)
 	if err != nil {

@@ -1,0 +1,75 @@
+package source_test
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/source"
+)
+
+func TestAtomFeed(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/atom/query.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, bad := readAll(t, "query.xml", data)
+	if len(docs) != 2 || len(bad) != 1 || !strings.Contains(bad[0].Error(), "query.xml:") || !strings.Contains(bad[0].Error(), "has no title") {
+		t.Fatalf("%d documents, failures %v; want 2 and one without title", len(docs), bad)
+	}
+	r := docs[0].Records[0]
+	if docs[0].Format != "atom" || r.ArXivID != "http://arxiv.org/abs/2603.01234v2" || graph.ArXivKey(r.ArXivID) != "2603.01234" ||
+		r.Title != "Process Reward Models for Multimodal Reasoning" || !strings.HasPrefix(r.Abstract, "Process reward models (PRMs) score") ||
+		strings.Join(r.Authors, "; ") != `Hinrich Sch\"utze; Ann Smith` || strings.Join(r.Subjects, " ") != "cs.CL cs.CL cs.LG" ||
+		r.DOI != "10.1000/EXAMPLE.2026.1" || r.Venue != "Proc. Example Conf. 2026" || r.Year != 2026 || r.Line < 10 {
+		t.Errorf("first entry: %+v", r)
+	}
+	if r := docs[1].Records[0]; graph.ArXivKey(r.ArXivID) != "hep-th/9901001" || r.Year != 1999 || r.Subjects[0] != "hep-th" {
+		t.Errorf("second entry: %+v", r)
+	}
+}
+
+func TestAtomErrorEntryAndBrokenXML(t *testing.T) {
+	data, _ := os.ReadFile("../../testdata/atom/error.xml")
+	docs, bad := readAll(t, "error.xml", data)
+	if len(docs) != 0 || len(bad) != 1 || !strings.Contains(bad[0].Error(), "the feed reports an error: incorrect id format") {
+		t.Errorf("error feed: %d documents, %v", len(docs), bad)
+	}
+	full, _ := os.ReadFile("../../testdata/atom/query.xml")
+	cut := full[:bytes.Index(full, []byte("<id>http://arxiv.org/abs/hep-th"))+20]
+	var got []graph.Document
+	err := source.Read("cut.xml", bytes.NewReader(cut), func(d graph.Document) error { got = append(got, d); return nil }, func(error) {})
+	if err == nil || !strings.Contains(err.Error(), "cut.xml:") || !strings.Contains(err.Error(), "XML") || len(got) != 1 {
+		t.Errorf("truncated feed: %d documents, error %v", len(got), err)
+	}
+}
+
+func FuzzAtom(f *testing.F) {
+	for _, name := range []string{"query.xml", "error.xml"} {
+		b, err := os.ReadFile("../../testdata/atom/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>t</title><author><name>a</name></author></entry>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := source.Read("fuzz", bytes.NewReader(data), func(d graph.Document) error {
+			for _, r := range d.Records {
+				if r.Title == "" || len(r.Authors) == 0 {
+					t.Fatalf("bad record %+v", r)
+				}
+			}
+			return nil
+		}, func(err error) {
+			if !strings.HasPrefix(err.Error(), "fuzz:") {
+				t.Fatalf("failure without file name: %v", err)
+			}
+		})
+		if err != nil && !strings.HasPrefix(err.Error(), "fuzz:") {
+			t.Fatalf("error without file name: %v", err)
+		}
+	})
+}

@@ -576,7 +576,7 @@ func TestLargeCollaborationCoauthors(t *testing.T) {
 func TestSamePaperAcrossFormats(t *testing.T) {
 	db := MustOpen(t)
 	svc := graph.NewService(db, extractor)
-	ingestFiles(t, svc, "../testdata/arxiv/sample.jsonl", "../testdata/atom/query.xml")
+	ingestFiles(t, svc, "../testdata/arxiv/sample.jsonl", "../testdata/atom/query.xml", "../testdata/bibtex/sample.bib")
 	r, _ := db.Read(context.Background())
 	defer r.Close()
 	id, err := r.Lookup(graph.IdxPaperArXiv, "hep-th/9901001")
@@ -584,15 +584,25 @@ func TestSamePaperAcrossFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	n, _ := r.Node(id)
-	if len(n.Sources) != 2 || n.Year != 1999 || n.DOI == "" {
-		t.Errorf("hep-th/9901001: %+v", n)
+	if len(n.Sources) != 3 || n.Year != 1999 || n.DOI == "" {
+		t.Errorf("hep-th/9901001 from JSON lines, Atom and BibTeX: %+v", n)
+	}
+	id, _ = r.Lookup(graph.IdxPaperArXiv, "2603.01234")
+	if n, _ := r.Node(id); len(n.Sources) != 2 {
+		t.Errorf("2603.01234 from Atom and BibTeX: %+v", n)
 	}
 	v := view(t, svc)
 	st, _ := v.Stats()
-	if st.Papers != 5+1 { // five readable lines, plus the Atom-only paper
-		t.Errorf("papers: %d, want 6", st.Papers)
+	// five readable lines, the Atom-only paper, the BibTeX-only one
+	if st.Papers != 5+1+1 {
+		t.Errorf("papers: %d, want 7", st.Papers)
 	}
-	if a, err := v.AuthorByName("Hinrich Schutze"); err != nil || a.Label != "Hinrich Schütze" {
-		t.Errorf("author from Atom with a LaTeX accent: %+v %v", a, err)
+	// "Sch\"utze" in the feed and "Sch{\"u}tze, Hinrich" in BibTeX: one author
+	a, err := v.AuthorByName("Hinrich Schutze")
+	if err != nil || a.Label != "Hinrich Schütze" {
+		t.Fatalf("author: %+v %v", a, err)
+	}
+	if pg, _ := v.Papers(a.ID, 10, ""); pg.Total != 1 {
+		t.Errorf("Hinrich Schütze: %d papers, want 1 (the same paper from two sources)", pg.Total)
 	}
 }

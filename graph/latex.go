@@ -175,6 +175,13 @@ func (p *latexParser) command(b *strings.Builder, math bool, depth int) {
 		p.skipSpaceAfterWord()
 		return
 	}
+	if _, ok := switchCommands[name]; ok {
+		// {\em text}: a font switch, not a word
+		for p.pos < len(p.src) && p.src[p.pos] == ' ' {
+			p.pos++
+		}
+		return
+	}
 	if _, ok := dropCommands[name]; ok {
 		// \cite{..}, \label{..}: drop the command and its argument
 		if p.pos < len(p.src) && p.src[p.pos] == '{' {
@@ -248,6 +255,12 @@ var latexSymbols = map[string]string{
 	"Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Lambda": "Λ", "Pi": "Π", "Sigma": "Σ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
 	"ldots": "…", "dots": "…", "cdots": "⋯", "textendash": "–", "textemdash": "—", "LaTeX": "LaTeX", "TeX": "TeX",
 	"dagger": "†", "ddagger": "‡", "ast": "∗", "star": "⋆", "circ": "∘", "prime": "′", "quad": " ", "qquad": " ", "textasciitilde": "~", "S": "§", "P": "¶", "copyright": "©", "euro": "€",
+}
+
+var switchCommands = map[string]struct{}{
+	"em": {}, "bf": {}, "it": {}, "sc": {}, "tt": {}, "rm": {}, "sf": {}, "sl": {}, "bfseries": {},
+	"itshape": {}, "scshape": {}, "ttfamily": {}, "normalfont": {}, "small": {}, "large": {}, "Large": {},
+	"footnotesize": {}, "scriptsize": {}, "tiny": {}, "huge": {}, "normalsize": {}, "relax": {}, "noopsort": {},
 }
 
 var dropCommands = map[string]struct{}{

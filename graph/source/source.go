@@ -25,6 +25,7 @@ const (
 	FormatSubjects Format = "subjects" // arXiv-subjects listing: arXivYYYY, title, abstract, code↗
 	FormatArXiv    Format = "arxiv"    // arXiv metadata JSON lines (Kaggle snapshot layout), one paper a line
 	FormatAtom     Format = "atom"     // arXiv API Atom feed, one paper an entry
+	FormatBibTeX   Format = "bibtex"   // BibTeX, one paper an entry
 )
 
 // MaxLine is the longest line a reader accepts.
@@ -47,6 +48,9 @@ func Detect(head []byte) (Format, error) {
 	if detectAtom(head) {
 		return FormatAtom, nil
 	}
+	if detectBibTeX(head) {
+		return FormatBibTeX, nil
+	}
 	var lines []string
 	for _, l := range strings.Split(string(head), "\n") {
 		l = clean(l)
@@ -63,7 +67,7 @@ func Detect(head []byte) (Format, error) {
 	case len(lines) == 2 && strings.EqualFold(lines[1], "Publications"):
 		return FormatProfile, nil
 	}
-	return "", fmt.Errorf("%w: not a profile page (name, \"Publications\", ...), an arXiv-subjects listing, arXiv metadata JSON lines or an arXiv Atom feed", ErrUnknownFormat)
+	return "", fmt.Errorf("%w: not a profile page (name, \"Publications\", ...), an arXiv-subjects listing, arXiv metadata JSON lines, an arXiv Atom feed or BibTeX", ErrUnknownFormat)
 }
 
 // Read detects the format of r (gzip is undone first) and calls fn for each
@@ -94,6 +98,8 @@ func Read(name string, r io.Reader, fn func(graph.Document) error, bad func(erro
 		return readArXiv(name, br, fn, bad)
 	case FormatAtom:
 		return readAtom(name, br, fn, bad)
+	case FormatBibTeX:
+		return readBibTeX(name, br, fn, bad)
 	}
 	lines, err := readLines(name, br)
 	if err != nil {

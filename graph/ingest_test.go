@@ -606,3 +606,52 @@ func TestSamePaperAcrossFormats(t *testing.T) {
 		t.Errorf("Hinrich Schütze: %d papers, want 1 (the same paper from two sources)", pg.Total)
 	}
 }
+
+// "H. Schütze" is Hinrich Schütze only on a paper whose other authors have
+// written with him, and only when no other full name fits.
+func TestInitialsMergeWithinCoauthorCircle(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, nil)
+	ctx := context.Background()
+	papers := []graph.Record{
+		{Title: "One", Authors: []string{"Hinrich Schütze", "Bo Li"}},
+		{Title: "Two", Authors: []string{"H. Schütze", "Bo Li"}},               // circle of Bo Li: Hinrich
+		{Title: "Three", Authors: []string{"H. Schütze", "Carl Doe"}},          // no circle: someone else
+		{Title: "Four", Authors: []string{"Hans Smith", "Heidi Smith", "Eve"}}, //
+		{Title: "Five", Authors: []string{"H. Smith", "Eve"}},                  // two Smiths fit: ambiguous
+		{Title: "Six", Authors: []string{"Sch{\"u}tze, Hinrich", "Bo Li"}},     // BibTeX spelling (reader turns it; here raw)
+	}
+	for i, r := range papers {
+		r.Line = i + 1
+		if _, err := svc.Ingest(ctx, graph.Document{Source: "s", Records: []graph.Record{r}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := view(t, svc)
+	h, _ := v.AuthorByName("Hinrich Schütze")
+	pg, _ := v.Papers(h.ID, 10, "")
+	if pg.Total != 2 || !slices.Contains(h.Aliases, "H. Schütze") {
+		t.Errorf("Hinrich Schütze: %d papers, aliases %v; want One and Two, alias H. Schütze", pg.Total, h.Aliases)
+	}
+	hs, err := v.AuthorByName("H. Schütze")
+	if err != nil || hs.ID == h.ID {
+		t.Errorf("H. Schütze on paper Three must stay separate: %+v %v", hs, err)
+	}
+	if a, err := v.AuthorByName("H. Smith"); err != nil || a.Label != "H. Smith" {
+		t.Errorf("ambiguous initials must not merge: %+v %v", a, err)
+	}
+	st, _ := v.Stats()
+	// Hinrich, Bo Li, H. Schütze, Carl Doe, Hans, Heidi, Eve, H. Smith, and
+	// "Sch{\"u}tze, Hinrich" as written (turning names is the BibTeX reader's job)
+	if st.Authors != 9 {
+		t.Errorf("authors: %d, want 9", st.Authors)
+	}
+	before, _ := db.Checksum()
+	for i, r := range papers {
+		r.Line = i + 1
+		svc.Ingest(ctx, graph.Document{Source: "s", Records: []graph.Record{r}})
+	}
+	if after, _ := db.Checksum(); after != before {
+		t.Error("re-ingest changed the store")
+	}
+}

@@ -17,6 +17,18 @@ type Service struct {
 	terms TermExtractor // nil: no concepts are extracted
 }
 
+// DryRun makes every later write of the service stay in memory: ingest
+// reports exactly what it would change (later documents see earlier ones)
+// and the store is left as it was. The store must support it.
+func (s *Service) DryRun() error {
+	d, ok := s.store.(DryRunner)
+	if !ok {
+		return Errorf(Invalid, "this store cannot do a dry run")
+	}
+	d.DryRun()
+	return nil
+}
+
 // NewService builds the graph service on a store. terms may be nil.
 func NewService(s Store, terms TermExtractor) *Service {
 	return &Service{store: s, terms: terms}

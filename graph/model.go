@@ -104,6 +104,12 @@ type Store interface {
 	DropCounters(prefix string) error
 }
 
+// DryRunner is a Store that can keep every later write in memory instead
+// of storing it (kg ingest --dry-run).
+type DryRunner interface {
+	DryRun()
+}
+
 // Reader reads one consistent snapshot of the graph. Iteration callbacks
 // return false to stop early. A Reader is not safe for concurrent use.
 type Reader interface {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/google/btree"
 	"github.com/rs/zerolog"
 
 	"github.com/researchkg/kg/graph"
@@ -54,6 +55,7 @@ type DB struct {
 	// makes every Update serialisable (ingest writes from one goroutine
 	// anyway; the expensive analysis can run outside the transaction).
 	wmu  sync.Mutex
+	dry  *btree.BTreeG[*pending] // set by DryRun
 	bdb  *badger.DB
 	seq  *badger.Sequence
 	log  zerolog.Logger
@@ -177,6 +179,9 @@ func (db *DB) Update(ctx context.Context, fn func(graph.Tx) error) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if db.dry != nil {
+			return db.dryUpdate(fn)
+		}
 		txn := db.bdb.NewTransaction(true)
 		snap := db.bdb.NewTransaction(false)
 		t := &tx{reader: reader{txn: txn}, db: db}
@@ -201,10 +206,43 @@ func (db *DB) Update(ctx context.Context, fn func(graph.Tx) error) error {
 // DropCounters deletes every counter whose name starts with prefix, with
 // Badger's DropPrefix (which rewrites tables in bulk; other writes wait).
 func (db *DB) DropCounters(prefix string) error {
+	if db.dry != nil {
+		return graph.Errorf(graph.Invalid, "cannot drop counters in a dry run")
+	}
 	if db.seq == nil {
 		return graph.Errorf(graph.Invalid, "store is open read-only")
 	}
 	return db.bdb.DropPrefix(counterKey(prefix))
+}
+
+// DryRun makes every later Update of this DB keep its writes in memory
+// instead of committing them to Badger: reads inside Updates see them,
+// nothing is stored, and the writes are gone when the DB is closed. Memory
+// grows with what the run would write.
+func (db *DB) DryRun() {
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	if db.dry == nil {
+		db.dry = newTree()
+	}
+}
+
+// dryUpdate runs fn over a snapshot plus the dry run's earlier writes; on
+// success its writes join them.
+func (db *DB) dryUpdate(fn func(graph.Tx) error) error {
+	snap := db.bdb.NewTransaction(false)
+	defer snap.Discard()
+	o := newOverlay(snap, snap)
+	o.base = db.dry
+	t := &tx{reader: reader{txn: snap, over: o}, db: db}
+	if err := fn(t); err != nil {
+		return err
+	}
+	o.tree.Ascend(func(p *pending) bool {
+		db.dry.ReplaceOrInsert(p)
+		return true
+	})
+	return nil
 }
 
 // Read opens a read-only snapshot.
@@ -223,6 +261,14 @@ type reader struct {
 func (r *reader) Close() { r.txn.Discard() }
 
 func (r *reader) get(k []byte) ([]byte, error) {
+	if r.over != nil && r.over.base != nil { // dry run: writes never reach Badger
+		if p, ok := r.over.lookup(k); ok {
+			if p.del {
+				return nil, graph.ErrNotFound
+			}
+			return append([]byte(nil), p.val...), nil
+		}
+	}
 	item, err := r.txn.Get(k)
 	if errors.Is(err, badger.ErrKeyNotFound) {
 		return nil, graph.ErrNotFound

@@ -27,6 +27,28 @@ type overlay struct {
 	txn  *badger.Txn // the write transaction: reads registered here
 	snap *badger.Txn // read-only snapshot for iteration
 	tree *btree.BTreeG[*pending]
+	// base holds a dry run's earlier writes (nil otherwise): below tree,
+	// above the snapshot; nothing reaches Badger.
+	base *btree.BTreeG[*pending]
+}
+
+func newTree() *btree.BTreeG[*pending] {
+	return btree.NewG(32, func(a, b *pending) bool { return bytes.Compare(a.key, b.key) < 0 })
+}
+
+// lookup finds a key among the pending writes (this transaction's, then a
+// dry run's earlier ones).
+func (o *overlay) lookup(k []byte) (*pending, bool) {
+	probe := &pending{key: k}
+	if p, ok := o.tree.Get(probe); ok {
+		return p, true
+	}
+	if o.base != nil {
+		if p, ok := o.base.Get(probe); ok {
+			return p, true
+		}
+	}
+	return nil, false
 }
 
 // pending is one write of the transaction; it implements valued.
@@ -40,22 +62,24 @@ func (p *pending) ValueSize() int64 { return int64(len(p.val)) }
 func (p *pending) Value(fn func([]byte) error) error { return fn(p.val) }
 
 func newOverlay(txn, snap *badger.Txn) *overlay {
-	return &overlay{txn: txn, snap: snap, tree: btree.NewG(32, func(a, b *pending) bool {
-		return bytes.Compare(a.key, b.key) < 0
-	})}
+	return &overlay{txn: txn, snap: snap, tree: newTree()}
 }
 
 func (t *tx) set(k, v []byte) error {
-	if err := t.txn.Set(k, v); err != nil {
-		return err
+	if t.over.base == nil {
+		if err := t.txn.Set(k, v); err != nil {
+			return err
+		}
 	}
 	t.over.tree.ReplaceOrInsert(&pending{key: k, val: v})
 	return nil
 }
 
 func (t *tx) del(k []byte) error {
-	if err := t.txn.Delete(k); err != nil {
-		return err
+	if t.over.base == nil {
+		if err := t.txn.Delete(k); err != nil {
+			return err
+		}
 	}
 	t.over.tree.ReplaceOrInsert(&pending{key: k, del: true})
 	return nil
@@ -65,15 +89,23 @@ func (o *overlay) scan(prefix, start []byte, values bool, fn func(k []byte, item
 	if start == nil {
 		start = prefix
 	}
-	// this transaction's writes in range, in key order (usually a few)
-	var own []*pending
-	o.tree.AscendGreaterOrEqual(&pending{key: start}, func(p *pending) bool {
-		if !bytes.HasPrefix(p.key, prefix) {
-			return false
-		}
-		own = append(own, p)
-		return true
-	})
+	// pending writes in range, in key order (usually a few): this
+	// transaction's over a dry run's earlier ones
+	collect := func(t *btree.BTreeG[*pending]) []*pending {
+		var out []*pending
+		t.AscendGreaterOrEqual(&pending{key: start}, func(p *pending) bool {
+			if !bytes.HasPrefix(p.key, prefix) {
+				return false
+			}
+			out = append(out, p)
+			return true
+		})
+		return out
+	}
+	own := collect(o.tree)
+	if o.base != nil {
+		own = mergePending(own, collect(o.base))
+	}
 	opts := badger.DefaultIteratorOptions
 	opts.PrefetchValues = values
 	opts.Prefix = prefix
@@ -116,4 +148,26 @@ func (o *overlay) scan(prefix, start []byte, values bool, fn func(k []byte, item
 		}
 		it.Next()
 	}
+}
+
+// mergePending merges two sorted runs of pending writes; top wins on equal
+// keys.
+func mergePending(top, below []*pending) []*pending {
+	out := make([]*pending, 0, len(top)+len(below))
+	i, j := 0, 0
+	for i < len(top) || j < len(below) {
+		switch {
+		case j >= len(below) || (i < len(top) && bytes.Compare(top[i].key, below[j].key) < 0):
+			out = append(out, top[i])
+			i++
+		case i >= len(top) || bytes.Compare(below[j].key, top[i].key) < 0:
+			out = append(out, below[j])
+			j++
+		default: // equal keys
+			out = append(out, top[i])
+			i++
+			j++
+		}
+	}
+	return out
 }

@@ -199,6 +199,7 @@ reported with its file and line and skipped, the others are ingested, and
 the exit status is 1. Ingesting the same files again changes nothing.`, stderr, &c)
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	dryRun := fs.Bool("dry-run", false, "report exactly what would change and write nothing (the changes are held in memory)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -227,6 +228,12 @@ the exit status is 1. Ingesting the same files again changes nothing.`, stderr, 
 	}
 	defer db.Close()
 	svc := graph.NewService(db, nlp.New())
+	if *dryRun {
+		if err := svc.DryRun(); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "dry run: nothing is written")
+	}
 	sum, err := ingestPaths(ctx, svc, fs.Args(), log)
 	if sum != nil {
 		if *asJSON {

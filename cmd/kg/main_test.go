@@ -142,3 +142,33 @@ func TestServeLoadsSeeds(t *testing.T) {
 		t.Fatal("serve did not shut down")
 	}
 }
+
+func TestIngestDryRun(t *testing.T) {
+	in := t.TempDir()
+	copySeeds(t, in)
+	data := filepath.Join(t.TempDir(), "d")
+	code, out, _ := runKG(t, "ingest", "--dry-run", "--data", data, in)
+	if code != 0 || !strings.Contains(out, "dry run") || !strings.Contains(out, "18 added, 11 merged") {
+		t.Fatalf("dry run: exit %d\n%s", code, out)
+	}
+	// the same counts as a real run, which then writes them
+	code, real, _ := runKG(t, "ingest", "--data", data, in)
+	if code != 0 || strings.TrimPrefix(out, "dry run: nothing is written\n") != real {
+		t.Errorf("dry run and real run differ:\n%s\n---\n%s", out, real)
+	}
+}
+
+func TestDryRunWritesNothing(t *testing.T) {
+	in := t.TempDir()
+	copySeeds(t, in)
+	data := filepath.Join(t.TempDir(), "d")
+	if code, _, _ := runKG(t, "ingest", "--dry-run", "--data", data, in); code != 0 {
+		t.Fatal(code)
+	}
+	_, out, _ := runKG(t, "stats", "--data", data)
+	var st map[string]int
+	json.Unmarshal([]byte(out), &st)
+	if st["papers"] != 0 {
+		t.Errorf("dry run wrote %d papers", st["papers"])
+	}
+}

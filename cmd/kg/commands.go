@@ -129,6 +129,14 @@ func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, log ze
 	sort.Strings(files)
 	sum := &summary{}
 	start, lastLog := time.Now(), time.Now()
+	var total int64
+	for _, f := range files {
+		if info, err := os.Stat(f); err == nil {
+			total += info.Size()
+		}
+	}
+	read := &atomic.Int64{}
+	bar := startProgressBar(os.Stderr, total, read, sum.progress)
 	// Analysis runs ahead on every core; documents are written in order on
 	// one goroutine, each in its own transaction.
 	pipe := svc.NewPipeline(ctx, 0, func(doc graph.Document, res graph.IngestResult, err error) {
@@ -143,7 +151,7 @@ func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, log ze
 		log.Debug().Str("file", doc.Source).Str("format", doc.Format).Int("records", res.Records).
 			Int("added", res.PapersAdded).Int("merged", res.PapersMerged).Int("unchanged", res.PapersSame).
 			Int("concepts", res.ConceptsAdded).Msg("ingested")
-		if time.Since(lastLog) > 5*time.Second {
+		if bar == nil && time.Since(lastLog) > 5*time.Second {
 			lastLog = time.Now()
 			records, added, failed := sum.progress()
 			log.Info().Str("file", doc.Source).Int("records", records).
@@ -156,7 +164,7 @@ func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, log ze
 		if readErr = ctx.Err(); readErr != nil {
 			break
 		}
-		if err := ingestFile(ctx, pipe, name, sum, log); err != nil {
+		if err := ingestFile(ctx, pipe, name, read, sum, log); err != nil {
 			if ctx.Err() != nil {
 				readErr = ctx.Err()
 				break
@@ -168,6 +176,7 @@ func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, log ze
 	if err := pipe.Close(); err != nil && readErr == nil {
 		readErr = err
 	}
+	bar.Stop()
 	records, _, _ := sum.progress()
 	log.Info().Int("files", len(files)).Int("records", records).Dur("took", time.Since(start)).
 		Float64("recordsPerSecond", float64(records)/time.Since(start).Seconds()).Msg("ingest finished")
@@ -176,13 +185,13 @@ func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, log ze
 
 // ingestFile streams one file's documents into the pipeline; documents that
 // fail to parse are counted and logged, and reading goes on.
-func ingestFile(ctx context.Context, pipe *graph.Pipeline, name string, sum *summary, log zerolog.Logger) error {
+func ingestFile(ctx context.Context, pipe *graph.Pipeline, name string, read *atomic.Int64, sum *summary, log zerolog.Logger) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	return source.Read(name, f, pipe.Add, func(err error) {
+	return source.Read(name, countingReader{f, read}, pipe.Add, func(err error) {
 		sum.fail(err)
 		log.Warn().Err(err).Str("file", name).Msg("document skipped")
 	})

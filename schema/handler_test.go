@@ -125,7 +125,7 @@ func TestEndToEndSeeds(t *testing.T) {
 	  g: author(name: "guanjun  jiang") { papers(first: 100) { totalCount nodes { title } } }
 	  lg: subject(code: "cs.LG") { name papers { totalCount } }
 	  as: subject(code: "eess.AS") { papers { totalCount } }
-	  gd: paper(title: "GD2PO") { title year repositories { url owner { name } } }
+	  gd: paper(title: "GD2PO") { title year arxivId doi venue repositories { url owner { name } } }
 	  t2s: paper(title: "trace2skill: distill trajectory-local lessons into transferable agent skills") { abstracts sources }
 	  rl: concept(name: "RL") { name aliases papers { totalCount } }
 	  nobody: author(name: "No Such Person")
@@ -160,6 +160,9 @@ func TestEndToEndSeeds(t *testing.T) {
 	}
 	if a, s := get(d, "t2s", "abstracts").([]any), get(d, "t2s", "sources").([]any); len(a) != 2 || len(s) != 3 {
 		t.Errorf("Trace2Skill: %d abstracts, %d sources; want 2 and 3", len(a), len(s))
+	}
+	if v, ok := d["gd"].(map[string]any); !ok || v["arxivId"] != nil || v["doi"] != nil {
+		t.Errorf("seed papers carry no external ids: %v", d["gd"])
 	}
 	if get(d, "rl", "name") != "reinforcement learning" {
 		t.Errorf("concept RL: %v", get(d, "rl"))

@@ -252,6 +252,12 @@ func build() (graphql.Schema, error) {
 					Resolve: viewFirst(graph.DefaultFirst, graph.MaxFirst, func(v *graph.View, n *graph.Node, first int) (any, error) {
 						return v.RelatedPapers(n.ID, first)
 					})},
+				"arxivId": {Type: graphql.String, Description: "arXiv identifier without version.",
+					Resolve: func(p graphql.ResolveParams) (any, error) { return nilIfEmpty(node(p).ArXivID), nil }},
+				"doi": {Type: graphql.String, Description: "DOI, lower case.",
+					Resolve: func(p graphql.ResolveParams) (any, error) { return nilIfEmpty(node(p).DOI), nil }},
+				"venue": {Type: graphql.String, Description: "Journal reference or venue as written.",
+					Resolve: func(p graphql.ResolveParams) (any, error) { return nilIfEmpty(node(p).Venue), nil }},
 				"sources": {Type: nnList(graphql.String), Description: "Every document the paper was read from.",
 					Resolve: func(p graphql.ResolveParams) (any, error) { return nonNil(node(p).Sources), nil }},
 			})
@@ -471,6 +477,13 @@ func nnList(t graphql.Type) graphql.Output {
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}
+	}
+	return s
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
 	}
 	return s
 }

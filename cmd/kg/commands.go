@@ -253,6 +253,10 @@ the exit status is 1. Ingesting the same files again changes nothing.`, stderr, 
 			sum.print(stdout)
 		}
 	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "kg ingest: interrupted; every document listed above is stored whole. Run the same command again to finish: nothing is duplicated.")
+		return exitError{130}
+	}
 	if err != nil {
 		return err
 	}

@@ -172,3 +172,26 @@ func TestDryRunWritesNothing(t *testing.T) {
 		t.Errorf("dry run wrote %d papers", st["papers"])
 	}
 }
+
+// An interrupted ingest stops between documents, says how to finish, and
+// the same command completes it without duplicates.
+func TestIngestInterruptedThenCompleted(t *testing.T) {
+	in := t.TempDir()
+	copySeeds(t, in)
+	data := filepath.Join(t.TempDir(), "d")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // interrupted before the first document
+	var out, errb bytes.Buffer
+	if code := run(ctx, []string{"ingest", "--data", data, in}, &out, &errb); code != 130 || !strings.Contains(errb.String(), "Run the same command again") {
+		t.Fatalf("interrupted: exit %d, %q", code, errb.String())
+	}
+	if code, _, _ := runKG(t, "ingest", "--data", data, in); code != 0 {
+		t.Fatalf("second run: exit %d", code)
+	}
+	_, o, _ := runKG(t, "stats", "--data", data)
+	var st map[string]int
+	json.Unmarshal([]byte(o), &st)
+	if st["papers"] != 18 || st["authors"] != 2 {
+		t.Errorf("after completing: %v", st)
+	}
+}

@@ -258,6 +258,9 @@ func (v *View) AuthorConcepts(a NodeID, first int) ([]Weighted, error) {
 			return nil, err
 		}
 	}
+	for c, w := range m {
+		m[c] = math.Round(w*1000) / 1000 // sums of 3-decimal scores: no 17.025000000000002
+	}
 	return v.weighted(m, first)
 }
 

@@ -213,4 +213,3 @@ func (e *Extractor) Extract(title, text string) []graph.Term {
 	return e.Candidates(title, text).Rank(nil, e.max)
 }
 
-func lowerWords(ws []string) string { return strings.ToLower(strings.Join(ws, " ")) }

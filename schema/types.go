@@ -128,8 +128,7 @@ func build() (graphql.Schema, error) {
 			return v.Papers(node(p).ID, first, after)
 		})}
 
-	var weightedT *graphql.Object
-	weightedT = graphql.NewObject(graphql.ObjectConfig{Name: "WeightedConcept", Fields: graphql.FieldsThunk(func() graphql.Fields {
+	weightedT := graphql.NewObject(graphql.ObjectConfig{Name: "WeightedConcept", Fields: graphql.FieldsThunk(func() graphql.Fields {
 		return graphql.Fields{
 			"concept": {Type: graphql.NewNonNull(conceptT), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Weighted).Node, nil }},
 			"weight":  {Type: graphql.NewNonNull(graphql.Float), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Weighted).Weight, nil }},
@@ -158,8 +157,7 @@ func build() (graphql.Schema, error) {
 		})
 	}
 
-	var coauthorT *graphql.Object
-	coauthorT = graphql.NewObject(graphql.ObjectConfig{Name: "Coauthor", Fields: graphql.FieldsThunk(func() graphql.Fields {
+	coauthorT := graphql.NewObject(graphql.ObjectConfig{Name: "Coauthor", Fields: graphql.FieldsThunk(func() graphql.Fields {
 		return graphql.Fields{
 			"author": {Type: graphql.NewNonNull(authorT), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(coauthorVal).c.Author, nil }},
 			"weight": {Type: graphql.NewNonNull(graphql.Int), Description: "Number of papers written together.",
@@ -201,8 +199,7 @@ func build() (graphql.Schema, error) {
 			})
 		})})
 
-	var relatedT *graphql.Object
-	relatedT = graphql.NewObject(graphql.ObjectConfig{Name: "RelatedPaper", Fields: graphql.FieldsThunk(func() graphql.Fields {
+	relatedT := graphql.NewObject(graphql.ObjectConfig{Name: "RelatedPaper", Fields: graphql.FieldsThunk(func() graphql.Fields {
 		return graphql.Fields{
 			"paper":          {Type: graphql.NewNonNull(paperT), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).Paper, nil }},
 			"score":          {Type: graphql.NewNonNull(graphql.Float), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).Score, nil }},

@@ -212,4 +212,3 @@ func (e *Extractor) Analyze(title, text string) graph.TextAnalysis { return e.Ca
 func (e *Extractor) Extract(title, text string) []graph.Term {
 	return e.Candidates(title, text).Rank(nil, e.max)
 }
-

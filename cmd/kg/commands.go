@@ -209,7 +209,8 @@ the exit status is 1. Ingesting the same files again changes nothing.`, stderr, 
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	dryRun := fs.Bool("dry-run", false, "report exactly what would change and write nothing (the changes are held in memory)")
-	if err := fs.Parse(args); err != nil {
+	log, err := parseFlags(fs, args, &c, stderr)
+	if err != nil {
 		return err
 	}
 	if *cpuprofile != "" {
@@ -226,10 +227,6 @@ the exit status is 1. Ingesting the same files again changes nothing.`, stderr, 
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return exitError{2}
-	}
-	log, err := newLogger(stderr, c.logLevel)
-	if err != nil {
-		return err
 	}
 	db, err := openStore(c.data, false, log)
 	if err != nil {
@@ -269,10 +266,7 @@ the exit status is 1. Ingesting the same files again changes nothing.`, stderr, 
 func cmdStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
 	fs := newFlagSet("stats", "kg stats [--data DIR]\n\nPrints the graph's counts as JSON.", stderr, &c)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	log, err := newLogger(stderr, c.logLevel)
+	log, err := parseFlags(fs, args, &c, stderr)
 	if err != nil {
 		return err
 	}
@@ -312,15 +306,12 @@ are ingested first. SIGINT/SIGTERM stop it gracefully.`, stderr, &c)
 	addr := fs.String("addr", envOr("KG_ADDR", "127.0.0.1:8080"), "listen address (env KG_ADDR)")
 	seeds := fs.String("seeds", envOr("KG_SEEDS", "testdata/seeds"), "pages loaded into an empty store (env KG_SEEDS; empty: none)")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout")
-	if err := fs.Parse(args); err != nil {
+	log, err := parseFlags(fs, args, &c, stderr)
+	if err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q (did you mean kg ingest?)", fs.Args())
-	}
-	log, err := newLogger(stderr, c.logLevel)
-	if err != nil {
-		return err
 	}
 	db, err := openStore(c.data, false, log)
 	if err != nil {
@@ -411,10 +402,7 @@ abstracts, without re-reading any source: after the extractor changed, or to
 count document frequencies afresh. Concepts no paper mentions any more are
 removed. Stop kg serve first (one process per data folder).`, stderr, &c)
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "analysis goroutines")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	log, err := newLogger(stderr, c.logLevel)
+	log, err := parseFlags(fs, args, &c, stderr)
 	if err != nil {
 		return err
 	}

@@ -112,6 +112,14 @@ func newFlagSet(name, synopsis string, stderr io.Writer, c *commonFlags) *flag.F
 	return fs
 }
 
+// parseFlags parses a command's flags, then builds its logger from them.
+func parseFlags(fs *flag.FlagSet, args []string, c *commonFlags, stderr io.Writer) (zerolog.Logger, error) {
+	if err := fs.Parse(args); err != nil {
+		return zerolog.Nop(), err
+	}
+	return newLogger(stderr, c.logLevel)
+}
+
 // newLogger logs JSON lines to w, or a console format when w is a terminal.
 func newLogger(w io.Writer, level string) (zerolog.Logger, error) {
 	lvl, err := zerolog.ParseLevel(level)

@@ -105,7 +105,8 @@ then 1.`, stderr, &c)
 	top := fs.Int("top", 10, "terms per document")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "analysis goroutines")
 	memprofile := fs.String("memprofile", "", "write a heap profile after analysis to this file")
-	if err := fs.Parse(args); err != nil {
+	log, err := parseFlags(fs, args, &c, stderr)
+	if err != nil {
 		return err
 	}
 	if fs.NArg() > 1 {
@@ -116,10 +117,6 @@ then 1.`, stderr, &c)
 	}
 	useStore := os.Getenv("KG_DATA") != ""
 	fs.Visit(func(f *flag.Flag) { useStore = useStore || f.Name == "data" })
-	log, err := newLogger(stderr, c.logLevel)
-	if err != nil {
-		return err
-	}
 	name := fs.Arg(0)
 	in, closeIn, err := openInput(name)
 	if err != nil {

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -85,6 +86,9 @@ func (p *Pipeline) analyze() {
 				if err != nil {
 					continue // Ingest reports it
 				}
+				if p.svc.storedText(p.ctx, &pr) {
+					continue // nothing new to read: re-ingest costs no tagging
+				}
 				var abs []string
 				if pr.abstract != "" {
 					abs = []string{pr.abstract}
@@ -122,4 +126,34 @@ func (p *Pipeline) write() {
 			}
 		}
 	}
+}
+
+// storedText reports whether the record's paper is already stored with this
+// abstract, so its text will not change and need not be analysed. A wrong
+// "no" costs only the analysis; a wrong "yes" (a title match the writer
+// refuses) only moves the analysis into the transaction.
+func (s *Service) storedText(ctx context.Context, p *prepared) bool {
+	r, err := s.store.Read(ctx)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	for _, k := range []struct {
+		ns  Index
+		key string
+	}{{IdxPaperArXiv, p.arxiv}, {IdxPaperDOI, p.doi}, {IdxPaperTitle, p.titleKey}} {
+		if k.key == "" {
+			continue
+		}
+		id, err := r.Lookup(k.ns, k.key)
+		if err != nil {
+			continue
+		}
+		if p.abstract == "" {
+			return true
+		}
+		abs, err := r.Abstracts(id)
+		return err == nil && slices.Contains(abs, p.abstract)
+	}
+	return false
 }

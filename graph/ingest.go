@@ -355,7 +355,7 @@ func (w *writer) record(p *prepared) error {
 	}
 	sortKey := PaperSortKey(&paper)
 
-	ids, err := w.resolveAuthors(p.authors)
+	ids, err := w.resolveAuthors(paper.ID, p.authors)
 	if err != nil {
 		return err
 	}
@@ -718,7 +718,11 @@ func (w *writer) pair(t EdgeType, a, b NodeID, delta int64) error {
 // those initials is a co-author of the record's other authors (or one of
 // them); otherwise it stays a name of its own. Every spelling seen is kept
 // as an alias.
-func (w *writer) resolveAuthors(names []string) ([]NodeID, error) {
+//
+// A decision once made for a paper stands: an initials name already linked
+// to the paper keeps its author when the paper is read again, even if the
+// circle has grown since (otherwise a re-ingest would move it).
+func (w *writer) resolveAuthors(paper NodeID, names []string) ([]NodeID, error) {
 	ids := make([]NodeID, len(names))
 	var abbreviated []int
 	for i, name := range names {
@@ -751,7 +755,29 @@ func (w *writer) resolveAuthors(names []string) ([]NodeID, error) {
 			return nil, err
 		}
 	}
+	// the paper's existing authors, by every spelling they were linked with
+	linked := map[string]NodeID{}
+	if err := w.tx.Edges(paper, Authored, In, func(a NodeID, _ float64) bool {
+		linked[authorTerm(a)] = a
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	spelled := map[string]NodeID{}
+	for _, a := range linked {
+		n, err := w.tx.Node(a)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range append([]string{n.Label}, n.Aliases...) {
+			spelled[NameKey(s)] = a
+		}
+	}
 	for _, i := range abbreviated {
+		if a, ok := spelled[NameKey(names[i])]; ok {
+			ids[i] = a
+			continue
+		}
 		var match NodeID
 		count := 0
 		for c := range circle {

@@ -655,3 +655,34 @@ func TestInitialsMergeWithinCoauthorCircle(t *testing.T) {
 		t.Error("re-ingest changed the store")
 	}
 }
+
+// Initials resolved one way on a paper stay that way when the paper is read
+// again after the co-author circle grew (found on the arXiv file: 3 of
+// 47,919 records changed on a second ingest).
+func TestInitialsDecisionIsStable(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, nil)
+	ctx := context.Background()
+	docs := []graph.Document{
+		{Source: "a", Records: []graph.Record{{Title: "Early", Authors: []string{"A. Smith", "Bo Li"}, Line: 1}}},
+		{Source: "b", Records: []graph.Record{{Title: "Later", Authors: []string{"Alice Smith", "Bo Li"}, Line: 1}}},
+	}
+	for _, d := range docs {
+		if _, err := svc.Ingest(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, _ := db.Checksum()
+	for _, d := range docs {
+		res, err := svc.Ingest(ctx, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.PapersSame != 1 || res.EdgesAdded != 0 || res.AuthorsAdded != 0 {
+			t.Errorf("%s again: %+v", d.Source, res)
+		}
+	}
+	if after, _ := db.Checksum(); after != before {
+		t.Error("second ingest changed the store")
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"sort"
 	"strings"
@@ -208,10 +209,16 @@ reported with its file and line and skipped, the others are ingested, and
 the exit status is 1. Ingesting the same files again changes nothing.`, stderr, &c)
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	memLimit := fs.Int("mem-limit-mb", 1100, "soft limit of the Go heap in MiB (GC works harder near it; 0: none; GOMEMLIMIT wins)")
 	dryRun := fs.Bool("dry-run", false, "report exactly what would change and write nothing (the changes are held in memory)")
 	log, err := parseFlags(fs, args, &c, stderr)
 	if err != nil {
 		return err
+	}
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set && *memLimit > 0 {
+		// Measured on the 47,919-record arXiv file: peak RSS 1.51 GiB
+		// without, 1.33 GiB with 1100 MiB, for 3% of the speed.
+		debug.SetMemoryLimit(int64(*memLimit) << 20)
 	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)

@@ -43,8 +43,9 @@ func dfCounter(key string) string { return "df/" + key }
 // abstract.
 func paperText(abstracts []string) string { return strings.Join(abstracts, "\n\n") }
 
-// analyze runs the extractor, caching by text so a retried transaction (or
-// the same paper in two documents of one run) does not tag twice.
+// analyze runs the extractor, caching by text so the same text (a paper in
+// two documents of one run, work done ahead by the pipeline) is not tagged
+// twice.
 func (w *writer) analyze(title, text string) TextAnalysis {
 	key := title + "\x00" + text
 	if a, ok := w.analyses[key]; ok {

@@ -76,12 +76,22 @@ func degreeCounter(owner NodeID, t EdgeType) string {
 // pair gains one when an authorship edge is created, a co-occurrence pair
 // moves by the difference between a paper's old and new concept sets.
 func (s *Service) Ingest(ctx context.Context, doc Document) (IngestResult, error) {
-	return s.ingest(ctx, doc, map[string]TextAnalysis{})
+	var res IngestResult
+	err := s.store.Update(ctx, func(tx Tx) error {
+		var err error
+		res, err = s.ingestTx(ctx, tx, doc, map[string]TextAnalysis{})
+		return err
+	})
+	if err != nil {
+		return IngestResult{Source: doc.Source, Format: doc.Format, Records: len(doc.Records)}, err
+	}
+	return res, nil
 }
 
-// ingest is Ingest with analyses already made (keyed as writer.analyze
-// looks them up).
-func (s *Service) ingest(ctx context.Context, doc Document, analyses map[string]TextAnalysis) (IngestResult, error) {
+// ingestTx writes a document in tx; analyses holds term analyses already
+// made (keyed as writer.analyze looks them up). On error the document's
+// writes may be partly in tx: run it under tx.Atomic to undo them.
+func (s *Service) ingestTx(ctx context.Context, tx Tx, doc Document, analyses map[string]TextAnalysis) (IngestResult, error) {
 	res := IngestResult{Source: doc.Source, Format: doc.Format, Records: len(doc.Records)}
 	preps := make([]prepared, 0, len(doc.Records))
 	for i, rec := range doc.Records {
@@ -97,7 +107,7 @@ func (s *Service) ingest(ctx context.Context, doc Document, analyses map[string]
 		preps = append(preps, p)
 	}
 	res.Warnings = append(res.Warnings, doc.Warnings...)
-	done, err := s.write(ctx, doc.Source, analyses, func(w *writer) error {
+	done, err := s.writeIn(tx, doc.Source, analyses, func(w *writer) error {
 		for i := range preps {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -116,33 +126,37 @@ func (s *Service) ingest(ctx context.Context, doc Document, analyses map[string]
 	return done, nil
 }
 
-// write runs fn with a writer in one transaction and applies the writer's
-// batched counters at the end. analyses caches extractor work across
-// retries of the transaction.
+// write runs fn with a writer in a transaction of its own.
 func (s *Service) write(ctx context.Context, source string, analyses map[string]TextAnalysis, fn func(w *writer) error) (IngestResult, error) {
 	var done IngestResult
 	err := s.store.Update(ctx, func(tx Tx) error {
-		w := &writer{tx: tx, svc: s, source: source, analyses: analyses, df: map[string]int64{}}
-		if err := fn(w); err != nil {
-			return err
-		}
-		// Global counters are updated once per transaction, not per record.
-		names := make([]string, 0, len(w.counts))
-		for name := range w.counts {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for _, name := range names {
-			if d := w.counts[name]; d != 0 {
-				if _, err := tx.AddCounter(name, d); err != nil {
-					return err
-				}
-			}
-		}
-		done = w.res // this attempt committed (or fails below): keep its counts only
-		return nil
+		var err error
+		done, err = s.writeIn(tx, source, analyses, fn)
+		return err
 	})
 	return done, err
+}
+
+// writeIn runs fn with a writer in tx and then moves the global counters
+// it kept (once per call, not per record).
+func (s *Service) writeIn(tx Tx, source string, analyses map[string]TextAnalysis, fn func(w *writer) error) (IngestResult, error) {
+	w := &writer{tx: tx, svc: s, source: source, analyses: analyses, df: map[string]int64{}}
+	if err := fn(w); err != nil {
+		return w.res, err
+	}
+	names := make([]string, 0, len(w.counts))
+	for name := range w.counts {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if d := w.counts[name]; d != 0 {
+			if _, err := tx.AddCounter(name, d); err != nil {
+				return w.res, err
+			}
+		}
+	}
+	return w.res, nil
 }
 
 func prefixAll(p string, s []string) []string {
@@ -255,7 +269,7 @@ type writer struct {
 	source   string
 	res      IngestResult
 	counts   map[string]int64
-	analyses map[string]TextAnalysis // extractor cache: survives transaction retries
+	analyses map[string]TextAnalysis // extractor cache (see analyze)
 	df       map[string]int64        // document frequencies written in this transaction
 }
 
@@ -697,9 +711,6 @@ func authorTerm(a NodeID) string { return fmt.Sprintf("%016x", uint64(a)) }
 func (w *writer) pair(t EdgeType, a, b NodeID, delta int64) error {
 	n, err := w.tx.AddPair(t, a, b, delta)
 	if err != nil {
-		return err
-	}
-	if _, err := w.tx.AddPair(t, b, a, delta); err != nil {
 		return err
 	}
 	switch {

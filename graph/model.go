@@ -93,9 +93,8 @@ type CorpusStats interface {
 // Store is the storage the graph needs. The Badger implementation is in
 // package store.
 type Store interface {
-	// Update runs fn in one atomic read-write transaction. fn may be called
-	// again when the transaction conflicts with another writer, so it must not
-	// have side effects outside tx.
+	// Update runs fn in one atomic read-write transaction: when fn fails,
+	// nothing it wrote is kept. Updates run one at a time.
 	Update(ctx context.Context, fn func(tx Tx) error) error
 	// Read opens a consistent read-only snapshot. The caller must Close it.
 	Read(ctx context.Context) (Reader, error)
@@ -149,9 +148,24 @@ type Reader interface {
 	Close()
 }
 
+// AsyncStore is a Store that can commit one update while the caller builds
+// the next: UpdateAsync returns once fn has run and its commit has started;
+// committed gets the commit's outcome (at the next update, or in Sync).
+type AsyncStore interface {
+	Store
+	UpdateAsync(ctx context.Context, fn func(tx Tx) error, committed func(error)) error
+	Sync() error
+}
+
 // Tx is a read-write transaction: reads see its own writes.
 type Tx interface {
 	Reader
+	// Atomic runs fn inside the transaction; when fn fails, the writes it
+	// made are undone and the transaction goes on without them.
+	Atomic(fn func() error) error
+	// Pending reports the writes held so far (distinct keys, bytes), so a
+	// caller batching work can commit before the store's limits.
+	Pending() (writes, bytes int)
 	// NewID allocates a fresh id of a kind.
 	NewID(k Kind) (NodeID, error)
 	PutNode(n Node) error
@@ -166,8 +180,9 @@ type Tx interface {
 	DeleteEdge(src NodeID, t EdgeType, dst NodeID) (existed bool, err error)
 	PutListEntry(owner NodeID, t EdgeType, sortKey []byte) error
 	DeleteListEntry(owner NodeID, t EdgeType, sortKey []byte) error
-	// AddPair adds delta to the pair counter a→b and returns the new value; a
-	// counter reaching 0 is deleted.
+	// AddPair adds delta to the symmetric pair counter of a and b (stored
+	// as a→b and b→a) and returns the new value; a counter reaching 0 is
+	// deleted.
 	AddPair(t EdgeType, a, b NodeID, delta int64) (int64, error)
 	// AddCounter adds delta to a named counter and returns the new value; a
 	// counter reaching 0 is deleted.

@@ -1,5 +1,6 @@
 // Package store implements graph.Store on Badger: the key layout (keys.go),
-// value encoding, transactions with conflict retry, and value-log GC.
+// value encoding, write transactions (one at a time, writes held in memory
+// until commit, a cache of hot committed values), and value-log GC.
 package store
 
 import (
@@ -29,12 +30,19 @@ type Options struct {
 	Logger   zerolog.Logger
 	// CacheMB is Badger's block cache size in MiB.
 	CacheMB int64
+	// HotCacheMB bounds the cache of committed counters, pair counts and
+	// lookups that write transactions read through (0: none); see hot.go.
+	HotCacheMB int64
+	// KeyFilter makes write transactions answer reads of absent counters
+	// and lookups from memory (filter.go). It costs a key scan at the first
+	// write and ~1.2 bytes per such key: for bulk ingest, not for a server.
+	KeyFilter bool
 }
 
 // DefaultOptions returns options for a store in dir, sized for a small
 // machine (2 cores, a few GiB): see PITFALLS.md on Badger's defaults.
 func DefaultOptions(dir string) Options {
-	return Options{Dir: dir, Logger: zerolog.Nop(), CacheMB: 64}
+	return Options{Dir: dir, Logger: zerolog.Nop(), CacheMB: 64, HotCacheMB: 128}
 }
 
 // WithInMemory keeps everything in memory (tests); Dir is ignored.
@@ -42,6 +50,12 @@ func (o Options) WithInMemory(b bool) Options { o.InMemory = b; return o }
 
 // WithReadOnly opens the store without write access.
 func (o Options) WithReadOnly(b bool) Options { o.ReadOnly = b; return o }
+
+// WithHotCacheMB sets the size of the write path's value cache (0: none).
+func (o Options) WithHotCacheMB(mb int64) Options { o.HotCacheMB = mb; return o }
+
+// WithKeyFilter enables the absent-key filter of write transactions.
+func (o Options) WithKeyFilter(b bool) Options { o.KeyFilter = b; return o }
 
 // WithLogger routes Badger's and the store's logs to l.
 func (o Options) WithLogger(l zerolog.Logger) Options { o.Logger = l; return o }
@@ -54,14 +68,24 @@ type DB struct {
 	// commit, each missing the other's co-author pair. One writer at a time
 	// makes every Update serialisable (ingest writes from one goroutine
 	// anyway; the expensive analysis can run outside the transaction).
-	wmu  sync.Mutex
-	dry  *btree.BTreeG[*pending] // set by DryRun
-	bdb  *badger.DB
-	seq  *badger.Sequence
-	log  zerolog.Logger
-	stop chan struct{}
-	wg   sync.WaitGroup
-	once sync.Once
+	// With one writer, Badger's own conflict detection has nothing left to
+	// find and is off (it cost a tracked read per scanned key).
+	wmu sync.Mutex
+	hot *hotCache               // guarded by wmu
+	dry *btree.BTreeG[*pending] // set by DryRun
+	// flight is the commit under way (UpdateAsync) and next the snapshot
+	// taken just before it started; both guarded by wmu.
+	flight *flight
+	next   *badger.Txn
+	// filter (KeyFilter) is built at the first write; guarded by wmu.
+	filter     *keyFilter
+	wantFilter bool
+	bdb        *badger.DB
+	seq        *badger.Sequence
+	log        zerolog.Logger
+	stop       chan struct{}
+	wg         sync.WaitGroup
+	once       sync.Once
 }
 
 var _ graph.Store = (*DB)(nil)
@@ -74,6 +98,7 @@ func Open(opts Options) (*DB, error) {
 		WithNumMemtables(3).
 		WithBlockCacheSize(opts.CacheMB << 20).
 		WithIndexCacheSize(32 << 20).
+		WithDetectConflicts(false).
 		WithReadOnly(opts.ReadOnly).
 		WithLogger(badgerLogger{opts.Logger.With().Str("component", "badger").Logger()})
 	if opts.InMemory {
@@ -86,7 +111,7 @@ func Open(opts Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("open store %s: %w", opts.Dir, err)
 	}
-	db := &DB{bdb: bdb, log: opts.Logger, stop: make(chan struct{})}
+	db := &DB{bdb: bdb, log: opts.Logger, stop: make(chan struct{}), hot: newHotCache(opts.HotCacheMB << 20), wantFilter: opts.KeyFilter}
 	if err := db.checkVersion(opts.ReadOnly); err != nil {
 		bdb.Close()
 		return nil, err
@@ -132,6 +157,9 @@ func (db *DB) checkVersion(readOnly bool) error {
 func (db *DB) Close() error {
 	var err error
 	db.once.Do(func() {
+		db.wmu.Lock()
+		err = db.settle()
+		db.wmu.Unlock()
 		close(db.stop)
 		db.wg.Wait()
 		if db.seq != nil {
@@ -164,43 +192,195 @@ func (db *DB) gcLoop() {
 	}
 }
 
-// maxAttempts bounds retries of a conflicting transaction.
-const maxAttempts = 20
-
-// Update runs fn in a read-write transaction and commits it, retrying on
-// Badger's ErrConflict with a short backoff.
+// Update runs fn in a read-write transaction and commits it atomically.
+//
+// fn reads a snapshot under its own writes; those writes stay in memory
+// (the overlay) until fn returns and then go to Badger in one transaction,
+// so a failed fn or commit leaves nothing behind, and tx.Atomic can undo
+// part of fn's work (a batch of documents whose one bad document is
+// dropped). Updates run one at a time.
 func (db *DB) Update(ctx context.Context, fn func(graph.Tx) error) error {
+	var commitErr error
+	if err := db.update(ctx, fn, func(err error) { commitErr = err }, true); err != nil {
+		return err
+	}
+	return commitErr
+}
+
+// UpdateAsync is Update that returns once fn has run and its commit has
+// started: the next Update builds on it (reading its writes from memory)
+// while Badger applies it. committed is called with the commit's outcome
+// at the start of the next update, or in Sync or Close; a new snapshot
+// (Read) waits for the commit. The ingest pipeline writes this way: one
+// batch is committed while the next is built.
+func (db *DB) UpdateAsync(ctx context.Context, fn func(graph.Tx) error, committed func(error)) error {
+	return db.update(ctx, fn, committed, false)
+}
+
+// Sync waits for a commit started by UpdateAsync and reports its outcome
+// (also given to its callback).
+func (db *DB) Sync() error {
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	return db.settle()
+}
+
+// flight is a commit under way.
+type flight struct {
+	o         *overlay
+	done      chan error
+	committed func(error)
+}
+
+func (db *DB) update(ctx context.Context, fn func(graph.Tx) error, committed func(error), wait bool) error {
 	if db.seq == nil {
 		return graph.Errorf(graph.Invalid, "store is open read-only")
 	}
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
-	for attempt := 1; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			return err
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// Read the snapshot taken before the commit under way started, under
+	// that commit's writes (or a dry run's).
+	snap := db.next
+	if snap == nil {
+		snap = db.bdb.NewTransaction(false)
+		db.next = snap
+	}
+	o := newOverlay(snap)
+	o.base = db.dry
+	if db.flight != nil {
+		o.base, o.baseIndex = db.flight.o.tree, db.flight.o.index
+	}
+	t := &tx{reader: reader{txn: snap, over: o}, db: db}
+	if db.dry == nil {
+		t.hot = db.hot
+		if db.wantFilter && db.filter == nil {
+			if err := db.buildFilter(snap); err != nil {
+				return err
+			}
 		}
-		if db.dry != nil {
-			return db.dryUpdate(fn)
-		}
-		txn := db.bdb.NewTransaction(true)
-		snap := db.bdb.NewTransaction(false)
-		t := &tx{reader: reader{txn: txn}, db: db}
-		t.over = newOverlay(txn, snap)
-		err := fn(t)
-		if err == nil {
-			err = txn.Commit()
-		}
-		snap.Discard()
-		txn.Discard()
-		if errors.Is(err, badger.ErrConflict) && attempt < maxAttempts {
-			time.Sleep(time.Duration(attempt) * time.Millisecond)
-			continue
-		}
-		if errors.Is(err, badger.ErrTxnTooBig) {
-			return graph.Errorf(graph.Invalid, "document too large for one transaction: %w", err)
+		t.filter = db.filter
+	}
+	if err := fn(t); err != nil {
+		if db.flight == nil { // nothing under way: do not hold a snapshot
+			db.next.Discard()
+			db.next = nil
 		}
 		return err
 	}
+	if db.dry != nil { // a dry run keeps its writes for the next Update
+		o.each(func(p *pending) { db.dry.ReplaceOrInsert(p) })
+		if committed != nil {
+			committed(nil)
+		}
+		return nil
+	}
+	if err := db.settle(); err != nil {
+		return fmt.Errorf("not committed: the transaction before it failed: %w", err)
+	}
+	txn, err := db.prepare(o)
+	if err != nil {
+		return err
+	}
+	if db.filter != nil { // whether or not the commit lands: a superset is safe
+		o.each(func(p *pending) {
+			if !p.del {
+				db.filter.addKey(p.key)
+			}
+		})
+	}
+	// The next update reads a snapshot of everything before this commit,
+	// under this commit's writes, so it need not wait for Badger.
+	db.next = db.bdb.NewTransaction(false)
+	f := &flight{o: o, done: make(chan error, 1), committed: committed}
+	go func() {
+		defer txn.Discard()
+		f.done <- txn.Commit()
+	}()
+	db.flight = f
+	if wait {
+		return db.settle()
+	}
+	return nil
+}
+
+// settle waits for the commit under way (wmu held), brings the hot cache up
+// to date and calls the commit's callback. The snapshot the next update
+// would have read under it is discarded.
+func (db *DB) settle() error {
+	if db.next != nil {
+		db.next.Discard()
+		db.next = nil
+	}
+	f := db.flight
+	if f == nil {
+		return nil
+	}
+	db.flight = nil
+	err := <-f.done
+	if db.hot != nil {
+		if err != nil {
+			db.hot.clear() // whatever landed, the cache must not be trusted
+		} else {
+			db.hot.apply(f.o)
+		}
+	}
+	if f.committed != nil {
+		f.committed(err)
+	}
+	return err
+}
+
+// buildFilter fills the key filter from a key-only scan of the snapshot
+// (which holds every commit: the filter is built before the first).
+func (db *DB) buildFilter(snap *badger.Txn) error {
+	start := time.Now()
+	f := newKeyFilter(1 << 20)
+	for _, prefix := range []byte{pCounter, pLookup, pTerm} {
+		opts := badger.DefaultIteratorOptions
+		opts.PrefetchValues = false
+		opts.Prefix = []byte{prefix}
+		it := snap.NewIterator(opts)
+		for it.Rewind(); it.Valid(); it.Next() {
+			f.addKey(it.Item().Key())
+		}
+		it.Close()
+	}
+	n := 0
+	for _, b := range f.parts {
+		n += b.n
+	}
+	db.log.Info().Int("keys", n).Int("bytes", f.bytes()).Dur("took", time.Since(start)).Msg("absent-key filter built")
+	db.filter = f
+	return nil
+}
+
+// prepare puts the overlay's writes in one Badger transaction, ready to
+// commit; Badger's size limits are checked here.
+func (db *DB) prepare(o *overlay) (*badger.Txn, error) {
+	txn := db.bdb.NewTransaction(true)
+	var err error
+	for _, p := range o.index {
+		if p.del {
+			err = txn.Delete(p.key)
+		} else if err = txn.Set(p.key, p.val); err != nil && !errors.Is(err, badger.ErrTxnTooBig) {
+			// Badger's message quotes the whole value
+			err = graph.Errorf(graph.Invalid, "the store refused a value of %d bytes", len(p.val))
+		}
+		if err != nil {
+			break
+		}
+	}
+	if errors.Is(err, badger.ErrTxnTooBig) {
+		err = graph.Errorf(graph.Invalid, "too large for one transaction (%d writes, %d bytes): %w", len(o.index), o.bytes, err)
+	}
+	if err != nil {
+		txn.Discard()
+		return nil, err
+	}
+	return txn, nil
 }
 
 // DropCounters deletes every counter whose name starts with prefix, with
@@ -212,37 +392,29 @@ func (db *DB) DropCounters(prefix string) error {
 	if db.seq == nil {
 		return graph.Errorf(graph.Invalid, "store is open read-only")
 	}
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	if err := db.settle(); err != nil {
+		return err
+	}
+	if db.hot != nil {
+		db.hot.clear()
+	}
 	return db.bdb.DropPrefix(counterKey(prefix))
 }
 
 // DryRun makes every later Update of this DB keep its writes in memory
 // instead of committing them to Badger: reads inside Updates see them,
 // nothing is stored, and the writes are gone when the DB is closed. Memory
-// grows with what the run would write.
+// grows with what the run would write. (The hot cache is not used: it
+// holds committed values only.)
 func (db *DB) DryRun() {
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
+	db.settle() // its outcome went to its callback
 	if db.dry == nil {
 		db.dry = newTree()
 	}
-}
-
-// dryUpdate runs fn over a snapshot plus the dry run's earlier writes; on
-// success its writes join them.
-func (db *DB) dryUpdate(fn func(graph.Tx) error) error {
-	snap := db.bdb.NewTransaction(false)
-	defer snap.Discard()
-	o := newOverlay(snap, snap)
-	o.base = db.dry
-	t := &tx{reader: reader{txn: snap, over: o}, db: db}
-	if err := fn(t); err != nil {
-		return err
-	}
-	o.tree.Ascend(func(p *pending) bool {
-		db.dry.ReplaceOrInsert(p)
-		return true
-	})
-	return nil
 }
 
 // Read opens a read-only snapshot.
@@ -253,20 +425,38 @@ func (db *DB) Read(ctx context.Context) (graph.Reader, error) {
 	return &reader{txn: db.bdb.NewTransaction(false)}, nil
 }
 
+// reader reads a Badger snapshot; in a write transaction, under the
+// transaction's own writes (over) and through the hot cache.
+//
+// Values returned by get must not be modified: they may be shared.
 type reader struct {
-	txn  *badger.Txn
-	over *overlay // set in write transactions
+	txn    *badger.Txn
+	over   *overlay   // set in write transactions
+	hot    *hotCache  // set in write transactions that may use it
+	filter *keyFilter // likewise
 }
 
 func (r *reader) Close() { r.txn.Discard() }
 
 func (r *reader) get(k []byte) ([]byte, error) {
-	if r.over != nil && r.over.base != nil { // dry run: writes never reach Badger
+	if r.over != nil { // a write transaction: its own writes first
 		if p, ok := r.over.lookup(k); ok {
 			if p.del {
 				return nil, graph.ErrNotFound
 			}
-			return append([]byte(nil), p.val...), nil
+			return p.val, nil
+		}
+	}
+	if r.over != nil && !r.over.inSnapshot(k) {
+		return nil, graph.ErrNotFound
+	}
+	if r.filter != nil && r.filter.covers(k) && !r.filter.mayContain(k) {
+		return nil, graph.ErrNotFound
+	}
+	hot := r.hot != nil && cacheable(k)
+	if hot {
+		if v, ok := r.hot.get(k); ok {
+			return v, nil
 		}
 	}
 	item, err := r.txn.Get(k)
@@ -276,7 +466,11 @@ func (r *reader) get(k []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return item.ValueCopy(nil)
+	v, err := item.ValueCopy(nil)
+	if hot && err == nil {
+		r.hot.put(k, v) // committed: the snapshot is the latest commit
+	}
+	return v, err
 }
 
 func (r *reader) Node(id graph.NodeID) (graph.Node, error) {
@@ -344,7 +538,9 @@ type valued interface {
 // pending writes (see overlay).
 func (r *reader) scan(prefix, start []byte, values bool, fn func(k []byte, item valued) (bool, error)) error {
 	if r.over != nil {
-		return r.over.scan(prefix, start, values, fn)
+		inSnap := r.over.inSnapshot(prefix) &&
+			!(r.filter != nil && r.filter.coversScan(prefix) && !r.filter.mayContain(prefix))
+		return r.over.scan(prefix, start, values, inSnap, fn)
 	}
 	opts := badger.DefaultIteratorOptions
 	opts.PrefetchValues = values
@@ -496,7 +692,12 @@ func (t *tx) NewID(k graph.Kind) (graph.NodeID, error) {
 	if err != nil {
 		return 0, fmt.Errorf("allocate id: %w", err)
 	}
-	return graph.MakeID(k, n+1), nil
+	id := graph.MakeID(k, n+1)
+	if t.over.fresh == nil {
+		t.over.fresh = map[graph.NodeID]struct{}{}
+	}
+	t.over.fresh[id] = struct{}{}
+	return id, nil
 }
 
 func (t *tx) PutNode(n graph.Node) error {
@@ -569,17 +770,25 @@ func (t *tx) DeleteListEntry(owner graph.NodeID, et graph.EdgeType, sortKey []by
 	return t.del(listKey(owner, et, sortKey))
 }
 
+// AddPair reads the pair once and writes both directions: they always hold
+// the same count.
 func (t *tx) AddPair(et graph.EdgeType, a, b graph.NodeID, delta int64) (int64, error) {
-	k := pairKey(et, a, b)
 	n, err := t.Pair(et, a, b)
 	if err != nil {
 		return 0, err
 	}
 	n += delta
-	if n <= 0 {
-		return 0, t.del(k)
+	for _, k := range [][]byte{pairKey(et, a, b), pairKey(et, b, a)} {
+		if n <= 0 {
+			err = t.del(k)
+		} else {
+			err = t.set(k, binary.BigEndian.AppendUint64(nil, uint64(n)))
+		}
+		if err != nil {
+			return 0, err
+		}
 	}
-	return n, t.set(k, binary.BigEndian.AppendUint64(nil, uint64(n)))
+	return max(n, 0), nil
 }
 
 func (t *tx) AddCounter(name string, delta int64) (int64, error) {

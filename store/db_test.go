@@ -89,8 +89,7 @@ func TestUpdateRollsBackOnError(t *testing.T) {
 	}
 }
 
-// Concurrent read-modify-write transactions retry on conflict and lose no
-// increment.
+// Concurrent read-modify-write transactions lose no increment.
 func TestConcurrentCountersRetry(t *testing.T) {
 	db := MustOpen(t)
 	ctx := context.Background()
@@ -257,5 +256,290 @@ func TestUpdateIsSerialisable(t *testing.T) {
 			t.Errorf("author %d saw %d authors; counts so far %v", i, n, seen)
 		}
 		seen[n] = true
+	}
+}
+
+// Atomic undoes exactly the writes of a failed part of a transaction: new
+// keys go, overwritten and deleted keys come back, nested parts unwind in
+// order, and the rest of the transaction commits.
+func TestAtomicUndoesOnlyItsPart(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	a, b := graph.MakeID(graph.KindAuthor, 1), graph.MakeID(graph.KindAuthor, 2)
+	if err := db.Update(ctx, func(tx graph.Tx) error {
+		_, err := tx.AddCounter("kept", 1)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := db.Update(ctx, func(tx graph.Tx) error {
+		if _, err := tx.AddCounter("before", 1); err != nil {
+			return err
+		}
+		err := tx.Atomic(func() error {
+			tx.AddCounter("before", 10) // overwrites a pending write
+			tx.AddCounter("kept", -1)   // deletes a stored key
+			tx.AddPair(graph.CoAuthor, a, b, 3)
+			inner := tx.Atomic(func() error {
+				tx.AddCounter("inner", 1)
+				return nil
+			})
+			if inner != nil {
+				return inner
+			}
+			if n, _ := tx.Counter("inner"); n != 1 {
+				t.Errorf("inner write not visible inside: %d", n)
+			}
+			return boom
+		})
+		if !errors.Is(err, boom) {
+			t.Errorf("Atomic returned %v", err)
+		}
+		if n, _ := tx.Counter("before"); n != 1 {
+			t.Errorf("after rollback, inside: before=%d, want 1", n)
+		}
+		if w, _ := tx.Pending(); w != 1 {
+			t.Errorf("pending writes after rollback: %d, want 1", w)
+		}
+		return tx.Atomic(func() error { _, err := tx.AddCounter("after", 2); return err })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := db.Read(ctx)
+	defer r.Close()
+	for name, want := range map[string]int64{"kept": 1, "before": 1, "after": 2, "inner": 0} {
+		if n, _ := r.Counter(name); n != want {
+			t.Errorf("counter %s = %d, want %d", name, n, want)
+		}
+	}
+	if n, _ := r.Pair(graph.CoAuthor, b, a); n != 0 {
+		t.Errorf("rolled-back pair = %d", n)
+	}
+}
+
+// The write path's cache of committed values follows every commit, and
+// forgets a failed one: many small transactions over few keys, against a
+// model, with the cache far smaller than the keys (so entries are evicted
+// and come back).
+func TestHotCacheFollowsCommits(t *testing.T) {
+	db, err := store.Open(store.DefaultOptions("").WithInMemory(true).WithHotCacheMB(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cached, err := store.Open(store.DefaultOptions("").WithInMemory(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cached.Close()
+	store.SetHotCacheBytes(cached, 4<<10) // ~50 entries
+	ctx := context.Background()
+	want := map[string]int64{}
+	boom := errors.New("boom")
+	for i := 0; i < 3000; i++ {
+		name := fmt.Sprintf("c%d", (i*7919)%300)
+		d := int64(i%5) - 1 // some moves reach 0 and delete the key
+		fail := i%11 == 0
+		for _, s := range []*store.DB{db, cached} {
+			err := s.Update(ctx, func(tx graph.Tx) error {
+				if _, err := tx.AddCounter(name, d); err != nil {
+					return err
+				}
+				if fail {
+					return boom
+				}
+				return nil
+			})
+			if fail != (err != nil) {
+				t.Fatalf("update %d: %v", i, err)
+			}
+		}
+		if !fail {
+			want[name] += d
+		}
+	}
+	for _, s := range []*store.DB{db, cached} {
+		s.Update(ctx, func(tx graph.Tx) error {
+			for name, w := range want {
+				if n, _ := tx.Counter(name); n != w {
+					t.Errorf("%s = %d, want %d", name, n, w)
+				}
+			}
+			return nil
+		})
+	}
+	a, _ := db.Checksum()
+	b, _ := cached.Checksum()
+	if a != b {
+		t.Error("stores with and without the cache differ")
+	}
+}
+
+// A transaction over Badger's size limit is refused whole, as Invalid.
+func TestUpdateTooLarge(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	big := strings.Repeat("x", 200<<10) // 40 of them: over 15% of a 32 MB memtable
+	err := db.Update(ctx, func(tx graph.Tx) error {
+		for i := 0; i < 40; i++ {
+			if err := tx.PutAbstracts(graph.MakeID(graph.KindPaper, uint64(i+1)), []string{big}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if graph.ErrorCode(err) != graph.Invalid {
+		t.Fatalf("got %v, want an Invalid error", err)
+	}
+	r, _ := db.Read(ctx)
+	defer r.Close()
+	if abs, _ := r.Abstracts(graph.MakeID(graph.KindPaper, 1)); abs != nil {
+		t.Error("part of a refused transaction was written")
+	}
+}
+
+// Keys naming an id allocated in the transaction skip the snapshot, and
+// still see the transaction's own writes.
+func TestFreshIDsSeeOwnWrites(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	err := db.Update(ctx, func(tx graph.Tx) error {
+		a, _ := tx.NewID(graph.KindAuthor)
+		p, _ := tx.NewID(graph.KindPaper)
+		if created, _ := tx.PutEdge(a, graph.Authored, p, 0); !created {
+			t.Error("first edge of fresh ids not created")
+		}
+		if created, _ := tx.PutEdge(a, graph.Authored, p, 0); created {
+			t.Error("second put of the same edge created it again")
+		}
+		n := 0
+		tx.Edges(p, graph.Authored, graph.In, func(graph.NodeID, float64) bool { n++; return true })
+		if n != 1 {
+			t.Errorf("scan of a fresh id's edges: %d, want 1", n)
+		}
+		if c, _ := tx.AddPair(graph.CoAuthor, a, p, 1); c != 1 {
+			t.Errorf("pair = %d", c)
+		}
+		if c, _ := tx.AddPair(graph.CoAuthor, p, a, 1); c != 2 {
+			t.Errorf("pair = %d, want 2", c)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// With the absent-key filter, write transactions read what they read
+// without it: keys stored before the filter was built (by an earlier
+// process), keys committed since, and term scans up to a word boundary.
+func TestKeyFilterReadsTheSame(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	concept := func(i int) graph.NodeID { return graph.MakeID(graph.KindConcept, uint64(i+1)) }
+	db, err := store.Open(store.DefaultOptions(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(ctx, func(tx graph.Tx) error {
+		for i := 1; i < 100; i += 2 {
+			tx.AddCounter(fmt.Sprintf("df/c%d", i), int64(i))
+			tx.PutLookup(graph.IdxConcept, fmt.Sprintf("k%d", i), concept(i))
+		}
+		tx.PutTerm(graph.IdxConceptTail, "model reward process", concept(1))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	db, err = store.Open(store.DefaultOptions(dir).WithKeyFilter(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tails := func(tx graph.Tx, prefix string) []graph.NodeID {
+		var ids []graph.NodeID
+		tx.Terms(graph.IdxConceptTail, prefix, func(_ string, id graph.NodeID) bool { ids = append(ids, id); return true })
+		return ids
+	}
+	check := func(stage string, tx graph.Tx, upTo int) {
+		for i := 0; i < 200; i++ {
+			want := int64(0)
+			if i%2 == 1 && i < upTo {
+				want = int64(i)
+			}
+			if n, _ := tx.Counter(fmt.Sprintf("df/c%d", i)); n != want {
+				t.Errorf("%s: df/c%d = %d, want %d", stage, i, n, want)
+			}
+			id, err := tx.Lookup(graph.IdxConcept, fmt.Sprintf("k%d", i))
+			if (want != 0) != (err == nil) || want != 0 && id != concept(i) {
+				t.Errorf("%s: lookup k%d = %v, %v", stage, i, id, err)
+			}
+		}
+		if got := tails(tx, "model reward "); len(got) != 1 || got[0] != concept(1) {
+			t.Errorf("%s: concepts ending in 'reward model': %v", stage, got)
+		}
+		if got := tails(tx, "model "); len(got) != 2 && upTo > 100 {
+			t.Errorf("%s: concepts ending in 'model': %v, want 2", stage, got)
+		}
+		if got := tails(tx, "learning "); len(got) != 0 {
+			t.Errorf("%s: concepts ending in 'learning': %v", stage, got)
+		}
+	}
+	err = db.Update(ctx, func(tx graph.Tx) error {
+		check("stored before the filter", tx, 100)
+		for i := 101; i < 200; i += 2 {
+			tx.AddCounter(fmt.Sprintf("df/c%d", i), int64(i))
+			tx.PutLookup(graph.IdxConcept, fmt.Sprintf("k%d", i), concept(i))
+		}
+		tx.PutTerm(graph.IdxConceptTail, "model language large", concept(2))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(ctx, func(tx graph.Tx) error { check("committed since", tx, 200); return nil }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Scans of prefixes whose pending writes are not kept in order (nodes by
+// kind) still merge them in key order, from the start asked for, over
+// the commit under way (UpdateAsync) and the store.
+func TestUnsortedPrefixScanMerges(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	p := func(n uint64) graph.NodeID { return graph.MakeID(graph.KindPaper, n) }
+	put := func(tx graph.Tx, ns ...uint64) {
+		for _, n := range ns {
+			if err := tx.PutNode(graph.Node{ID: p(n), Label: fmt.Sprint(n)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := db.Update(ctx, func(tx graph.Tx) error { put(tx, 2, 9); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.UpdateAsync(ctx, func(tx graph.Tx) error { put(tx, 5, 1); return nil }, nil); err != nil {
+		t.Fatal(err)
+	}
+	err := db.Update(ctx, func(tx graph.Tx) error {
+		put(tx, 7, 3)
+		if err := tx.DeleteNode(p(9)); err != nil {
+			return err
+		}
+		var got []uint64
+		tx.NodeIDs(graph.KindPaper, p(1), func(id graph.NodeID) bool { got = append(got, id.Seq()); return true })
+		if fmt.Sprint(got) != "[2 3 5 7]" {
+			t.Errorf("papers after 1: %v, want [2 3 5 7]", got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

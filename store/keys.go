@@ -87,6 +87,26 @@ func pairKey(t graph.EdgeType, a, b graph.NodeID) []byte {
 	return k
 }
 
+// keyIDs returns the node ids at fixed places in a key of a node-keyed
+// prefix (none for the others).
+func keyIDs(k []byte) (a, b graph.NodeID) {
+	id := func(i int) graph.NodeID {
+		if len(k) < i+8 {
+			return 0
+		}
+		return graph.NodeID(binary.BigEndian.Uint64(k[i:]))
+	}
+	switch k[0] {
+	case pNode, pText, pList:
+		return id(1), 0
+	case pOut, pIn:
+		return id(1), id(10)
+	case pPair:
+		return id(2), id(10)
+	}
+	return 0, 0
+}
+
 func counterKey(name string) []byte { return append([]byte{pCounter}, clip(name)...) }
 
 func termKey(ns graph.Index, term string, id graph.NodeID) []byte {

@@ -29,7 +29,9 @@ import (
 	"github.com/researchkg/kg/store"
 )
 
-func openStore(dir string, readOnly bool, log zerolog.Logger) (*store.DB, error) {
+// openStore opens the data folder. bulk is for commands that write much
+// (ingest, recompute): their write transactions get the absent-key filter.
+func openStore(dir string, readOnly, bulk bool, log zerolog.Logger) (*store.DB, error) {
 	if !readOnly {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("create data folder: %w", err)
@@ -37,7 +39,7 @@ func openStore(dir string, readOnly bool, log zerolog.Logger) (*store.DB, error)
 	} else if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("data folder %s: %w (run kg ingest or kg serve first)", dir, err)
 	}
-	return store.Open(store.DefaultOptions(dir).WithReadOnly(readOnly).WithLogger(log))
+	return store.Open(store.DefaultOptions(dir).WithReadOnly(readOnly).WithKeyFilter(bulk && !readOnly).WithLogger(log))
 }
 
 // summary adds up the results of an ingest run.
@@ -97,7 +99,7 @@ func (s *summary) print(w io.Writer) {
 // ingestPaths reads every file under paths (folders recursively, hidden
 // files skipped, in name order) into the graph. A document that fails is
 // reported and skipped; the others are ingested.
-func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, log zerolog.Logger) (*summary, error) {
+func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, workers int, log zerolog.Logger) (*summary, error) {
 	var files []string
 	for _, p := range paths {
 		info, err := os.Stat(p)
@@ -138,9 +140,9 @@ func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, log ze
 	}
 	read := &atomic.Int64{}
 	bar := startProgressBar(os.Stderr, total, read, sum.progress)
-	// Analysis runs ahead on every core; documents are written in order on
-	// one goroutine, each in its own transaction.
-	pipe := svc.NewPipeline(ctx, 0, func(doc graph.Document, res graph.IngestResult, err error) {
+	// Analysis runs ahead on worker goroutines; documents are written in
+	// order on one goroutine, several to a transaction, each atomically.
+	pipe := svc.NewPipeline(ctx, workers, func(doc graph.Document, res graph.IngestResult, err error) {
 		if err != nil {
 			if graph.ErrorCode(err) == graph.Invalid {
 				sum.fail(err)
@@ -203,10 +205,14 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlagSet("ingest", `kg ingest [--data DIR] PATH...
 
 Reads files or folders (recursively) into the graph. The format of each file
-is detected from its content: author profile pages and arXiv-subjects
-listings. Each document is committed atomically; a document that fails is
-reported with its file and line and skipped, the others are ingested, and
-the exit status is 1. Ingesting the same files again changes nothing.`, stderr, &c)
+is detected from its content: arXiv metadata JSON lines (plain or gzip),
+arXiv API Atom feeds, BibTeX, author profile pages and arXiv-subjects
+listings. Each document (a JSON line, an Atom entry, a BibTeX entry, a page)
+is committed atomically; a document that fails is reported with its file and
+line and skipped, the others are ingested, and the exit status is 1.
+Ingesting the same files again changes nothing; after an interrupt, running
+the same command again completes the work.`, stderr, &c)
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines extracting key terms ahead of the writer")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	memLimit := fs.Int("mem-limit-mb", 1100, "soft limit of the Go heap in MiB (GC works harder near it; 0: none; GOMEMLIMIT wins)")
@@ -235,7 +241,7 @@ the exit status is 1. Ingesting the same files again changes nothing.`, stderr, 
 		fs.Usage()
 		return exitError{2}
 	}
-	db, err := openStore(c.data, false, log)
+	db, err := openStore(c.data, false, true, log)
 	if err != nil {
 		return err
 	}
@@ -247,7 +253,7 @@ the exit status is 1. Ingesting the same files again changes nothing.`, stderr, 
 		}
 		fmt.Fprintln(stdout, "dry run: nothing is written")
 	}
-	sum, err := ingestPaths(ctx, svc, fs.Args(), log)
+	sum, err := ingestPaths(ctx, svc, fs.Args(), *workers, log)
 	if sum != nil {
 		if *asJSON {
 			enc := json.NewEncoder(stdout)
@@ -277,7 +283,7 @@ func cmdStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	db, err := openStore(c.data, true, log)
+	db, err := openStore(c.data, true, false, log)
 	if err != nil {
 		return err
 	}
@@ -320,7 +326,7 @@ are ingested first. SIGINT/SIGTERM stop it gracefully.`, stderr, &c)
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q (did you mean kg ingest?)", fs.Args())
 	}
-	db, err := openStore(c.data, false, log)
+	db, err := openStore(c.data, false, false, log)
 	if err != nil {
 		return err
 	}
@@ -392,7 +398,7 @@ func seedIfEmpty(ctx context.Context, svc *graph.Service, dir string, log zerolo
 		log.Warn().Str("seeds", dir).Msg("store is empty and the seed folder does not exist; serving an empty graph (run from the repository root, or set --seeds)")
 		return nil
 	}
-	sum, err := ingestPaths(ctx, svc, []string{dir}, log)
+	sum, err := ingestPaths(ctx, svc, []string{dir}, 0, log)
 	if err != nil {
 		return err
 	}
@@ -413,7 +419,7 @@ removed. Stop kg serve first (one process per data folder).`, stderr, &c)
 	if err != nil {
 		return err
 	}
-	db, err := openStore(c.data, false, log)
+	db, err := openStore(c.data, false, true, log)
 	if err != nil {
 		return err
 	}

@@ -129,5 +129,7 @@ func newLogger(w io.Writer, level string) (zerolog.Logger, error) {
 	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05"}
 	}
-	return zerolog.New(w).Level(lvl).With().Timestamp().Logger(), nil
+	// Lines come from several goroutines (the reader, the pipeline's
+	// writer, Badger): one write at a time.
+	return zerolog.New(zerolog.SyncWriter(w)).Level(lvl).With().Timestamp().Logger(), nil
 }

@@ -142,7 +142,7 @@ then 1.`, stderr, &c)
 		return err
 	}
 	if useStore {
-		db, err := openStore(c.data, true, log)
+		db, err := openStore(c.data, true, false, log)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"context"
+	"crypto/subtle"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -35,6 +36,25 @@ type Options struct {
 	MaxDepth   int           // selection nesting; default 12
 	MaxFields  int           // fields after expanding fragments; default 5000
 	MaxAliases int           // default 200
+	// MaxFragments bounds fragment spreads and inline fragments, counted
+	// as expanded; default 500.
+	MaxFragments int
+	// CostBudget bounds a query's estimated cost (see queryCost); default
+	// 50,000. Each response reports its cost in extensions.
+	CostBudget int
+	// WriteToken enables mutations for requests bearing it
+	// ("Authorization: Bearer <token>"); empty: no writes over HTTP.
+	WriteToken string
+	// ReadOnly refuses mutations whatever the token (kg serve --read-only).
+	ReadOnly bool
+	// MaxWriteBody is the body limit of requests bearing the write token
+	// (documents as text); default 32 MiB.
+	MaxWriteBody int64
+	// CORSOrigins lists origins allowed to call from a browser ("*": any);
+	// empty: no CORS headers.
+	CORSOrigins []string
+	// StoreBytes reports the store's size for /metrics; nil: not reported.
+	StoreBytes func() int64
 	// Healthy reports whether the store is open; nil means always.
 	Healthy func() bool
 }
@@ -58,18 +78,28 @@ func (o Options) withDefaults() Options {
 	if o.MaxAliases <= 0 {
 		o.MaxAliases = 200
 	}
+	if o.MaxFragments <= 0 {
+		o.MaxFragments = 500
+	}
+	if o.CostBudget <= 0 {
+		o.CostBudget = 50000
+	}
+	if o.MaxWriteBody <= 0 {
+		o.MaxWriteBody = 32 << 20
+	}
 	return o
 }
 
 // Handler serves GraphQL at /graphql (POST JSON, or GET with ?query=; a GET
-// without a query serves the console) and /healthz.
+// without a query serves the console), /healthz and /metrics.
 type Handler struct {
-	svc    *graph.Service
-	schema graphql.Schema
-	opts   Options
-	mux    *http.ServeMux
-	docs   docCache
-	reqID  atomic.Uint64
+	svc     *graph.Service
+	schema  graphql.Schema
+	opts    Options
+	mux     *http.ServeMux
+	docs    docCache
+	reqID   atomic.Uint64
+	metrics metrics
 }
 
 // NewHandler builds the HTTP handler over a graph service.
@@ -82,6 +112,7 @@ func NewHandler(svc *graph.Service, opts Options) (*Handler, error) {
 	h.docs.max = 1024
 	h.mux.HandleFunc("/graphql", h.serveGraphQL)
 	h.mux.HandleFunc("/healthz", h.serveHealth)
+	h.mux.HandleFunc("/metrics", h.serveMetrics)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/" {
 			http.Redirect(w, r, "/graphql", http.StatusFound)
@@ -102,9 +133,53 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Request-Id", id)
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 	log := h.opts.Log.With().Str("req", id).Logger()
+	if h.cors(sw, r) {
+		return // a preflight, answered
+	}
 	h.mux.ServeHTTP(sw, r.WithContext(log.WithContext(r.Context())))
+	took := time.Since(start)
+	h.metrics.observe(r.URL.Path, sw.status, took)
 	log.Info().Str("method", r.Method).Str("path", r.URL.Path).Int("status", sw.status).
-		Int("bytes", sw.n).Dur("took", time.Since(start)).Str("remote", r.RemoteAddr).Msg("request")
+		Int("bytes", sw.n).Dur("took", took).Str("remote", r.RemoteAddr).Msg("request")
+}
+
+// cors sets the CORS headers for an allowed Origin and answers preflight
+// requests; it reports whether the request is done.
+func (h *Handler) cors(w http.ResponseWriter, r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" || len(h.opts.CORSOrigins) == 0 {
+		return false
+	}
+	allowed := false
+	for _, o := range h.opts.CORSOrigins {
+		if o == "*" || strings.EqualFold(o, origin) {
+			allowed = true
+		}
+	}
+	if !allowed {
+		return false // the browser blocks the response; nothing to add
+	}
+	w.Header().Set("Access-Control-Allow-Origin", origin)
+	w.Header().Add("Vary", "Origin")
+	if r.Method != http.MethodOptions {
+		return false
+	}
+	w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+	w.Header().Set("Access-Control-Allow-Headers", "Content-Type, Authorization, X-Request-Id")
+	w.Header().Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
+	return true
+}
+
+// authorized reports whether a request bears the write token (compared in
+// constant time).
+func (h *Handler) authorized(r *http.Request) bool {
+	if h.opts.WriteToken == "" {
+		return false
+	}
+	auth := r.Header.Get("Authorization")
+	tok, ok := strings.CutPrefix(auth, "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), []byte(h.opts.WriteToken)) == 1
 }
 
 type statusWriter struct {
@@ -160,12 +235,16 @@ func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	case http.MethodPost:
-		body := http.MaxBytesReader(w, r.Body, h.opts.MaxBody)
+		limit := h.opts.MaxBody
+		if h.authorized(r) {
+			limit = max(limit, h.opts.MaxWriteBody)
+		}
+		body := http.MaxBytesReader(w, r.Body, limit)
 		dec := json.NewDecoder(body)
 		if err := dec.Decode(&req); err != nil {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
-				h.fail(w, http.StatusRequestEntityTooLarge, "BODY_TOO_LARGE", fmt.Sprintf("request body over %d bytes", h.opts.MaxBody))
+				h.fail(w, http.StatusRequestEntityTooLarge, "BODY_TOO_LARGE", fmt.Sprintf("request body over %d bytes", limit))
 				return
 			}
 			h.fail(w, http.StatusBadRequest, "BAD_REQUEST", "body must be JSON {query, variables, operationName}: "+err.Error())
@@ -178,10 +257,23 @@ func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.opts.Timeout)
 	defer cancel()
-	writeJSON(w, http.StatusOK, h.Execute(ctx, req))
+	if h.authorized(r) {
+		ctx = context.WithValue(ctx, writerKey{}, true)
+	}
+	resp := h.Execute(ctx, req)
+	for _, e := range resp.Errors {
+		if c, ok := e.Extensions["code"].(string); ok {
+			h.metrics.reject(c)
+		}
+	}
+	writeJSON(w, http.StatusOK, resp)
 }
 
+// writerKey marks a request context that bears the write token.
+type writerKey struct{}
+
 func (h *Handler) fail(w http.ResponseWriter, status int, code, msg string) {
+	h.metrics.reject(code)
 	writeJSON(w, status, Response{Errors: []gqlerrors.FormattedError{codedError(code, msg)}})
 }
 
@@ -213,13 +305,39 @@ func (h *Handler) Execute(ctx context.Context, req Request) Response {
 	if errs != nil {
 		return Response{Errors: errs}
 	}
-	st := &reqState{svc: h.svc, log: *zerolog.Ctx(ctx)}
+	cost, err := queryCost(&h.schema, doc, req.OperationName, req.Variables, h.opts.CostBudget)
+	if err != nil {
+		return Response{Errors: []gqlerrors.FormattedError{codedError("BAD_REQUEST", err.Error())}}
+	}
+	ext := map[string]any{"cost": cost, "budget": h.opts.CostBudget}
+	if cost > h.opts.CostBudget {
+		return Response{Extensions: ext, Errors: []gqlerrors.FormattedError{codedError("TOO_COSTLY", fmt.Sprintf(
+			"query would cost more than %d (each field counts once per item its enclosing lists may return: lower first, or ask less deep)", h.opts.CostBudget))}}
+	}
+	writer, _ := ctx.Value(writerKey{}).(bool)
+	st := &reqState{ctx: ctx, svc: h.svc, log: *zerolog.Ctx(ctx), writer: writer, writes: h.writes()}
 	defer st.close()
 	res := graphql.Execute(graphql.ExecuteParams{
 		Schema: h.schema, AST: doc, Args: req.Variables, OperationName: req.OperationName,
-		Context: context.WithValue(ctx, ctxKey{}, st),
+		// never done: see reqState.ctx
+		Context: context.WithValue(context.WithoutCancel(ctx), ctxKey{}, st),
 	})
-	return Response{Data: res.Data, Errors: res.Errors, Extensions: res.Extensions}
+	for k, v := range res.Extensions {
+		ext[k] = v
+	}
+	return Response{Data: res.Data, Errors: res.Errors, Extensions: ext}
+}
+
+// writes says why mutations are refused ("" when they are allowed for a
+// request bearing the token).
+func (h *Handler) writes() string {
+	switch {
+	case h.opts.ReadOnly:
+		return "this server is read-only (kg serve --read-only)"
+	case h.opts.WriteToken == "":
+		return "writes over HTTP are off: start kg serve with --write-token (or KG_WRITE_TOKEN)"
+	}
+	return ""
 }
 
 // document parses, checks and validates a query, caching the result by text.
@@ -293,7 +411,14 @@ func checkShape(doc *ast.Document, o Options) *gqlerrors.FormattedError {
 			ops = append(ops, d)
 		}
 	}
-	fields, aliases := 0, 0
+	fields, aliases, fragments := 0, 0, 0
+	tooManyFragments := func() *gqlerrors.FormattedError {
+		if fragments++; fragments > o.MaxFragments {
+			e := codedError("TOO_MANY_FRAGMENTS", fmt.Sprintf("query expands more than %d fragments", o.MaxFragments))
+			return &e
+		}
+		return nil
+	}
 	var walk func(ss *ast.SelectionSet, depth int) *gqlerrors.FormattedError
 	walk = func(ss *ast.SelectionSet, depth int) *gqlerrors.FormattedError {
 		if ss == nil {
@@ -322,10 +447,16 @@ func checkShape(doc *ast.Document, o Options) *gqlerrors.FormattedError {
 					return err
 				}
 			case *ast.InlineFragment:
+				if err := tooManyFragments(); err != nil {
+					return err
+				}
 				if err := walk(s.SelectionSet, depth); err != nil {
 					return err
 				}
 			case *ast.FragmentSpread:
+				if err := tooManyFragments(); err != nil {
+					return err
+				}
 				if f := frags[s.Name.Value]; f != nil {
 					if err := walk(f.SelectionSet, depth); err != nil {
 						return err

@@ -40,6 +40,11 @@ func newServer(t *testing.T) *httptest.Server {
 
 // newHandler builds the handler over an in-memory store of the seed pages.
 func newHandler(t testing.TB) (*schema.Handler, error) {
+	return newHandlerWith(t, schema.Options{})
+}
+
+// newHandlerWith is newHandler with options.
+func newHandlerWith(t testing.TB, opts schema.Options) (*schema.Handler, error) {
 	t.Helper()
 	db, err := store.Open(store.DefaultOptions("").WithInMemory(true))
 	if err != nil {
@@ -66,12 +71,13 @@ func newHandler(t testing.TB) (*schema.Handler, error) {
 			t.Fatal(err)
 		}
 	}
-	return schema.NewHandler(svc, schema.Options{})
+	return schema.NewHandler(svc, opts)
 }
 
 type gqlResponse struct {
-	Data   map[string]any `json:"data"`
-	Errors []struct {
+	Data       map[string]any `json:"data"`
+	Extensions map[string]any `json:"extensions"`
+	Errors     []struct {
 		Message    string         `json:"message"`
 		Extensions map[string]any `json:"extensions"`
 		Path       []any          `json:"path"`
@@ -265,7 +271,8 @@ func TestErrorsHaveCodes(t *testing.T) {
 		{`{ author(name: "x") { papers { nodes { authors { papers { nodes { authors { papers { nodes { authors { papers { nodes { authors { name } } } } } } } } } } } } } }`, "TOO_DEEP"},
 		{strings.Repeat("{", 30000), "TOO_DEEP"},
 		{strings.Repeat("{", 100000), "QUERY_TOO_LARGE"},
-		{fragmentBomb(25), "TOO_MANY_FIELDS"},
+		{fragmentBomb(25), "TOO_MANY_FRAGMENTS"},
+		{"{" + strings.Repeat(" stats { papers }", 2600) + " }", "TOO_MANY_FIELDS"},
 	} {
 		r := post(t, srv, tc.query, nil)
 		if len(r.Errors) == 0 || r.Errors[0].Extensions["code"] != tc.code {

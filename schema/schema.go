@@ -19,10 +19,19 @@ import (
 // reqState is what resolvers of one request share: the service and a lazily
 // opened read snapshot, closed when the request ends.
 type reqState struct {
-	svc  *graph.Service
-	log  zerolog.Logger
-	view *graph.View
-	err  error
+	// ctx is the request's context. Resolvers read it, not p.Context:
+	// graphql-go v0.8.1 returns from Execute as soon as p.Context is done
+	// and leaves its executor goroutine running, which would then use the
+	// snapshot after the request closed it. Execute gets a context that is
+	// never cancelled; resolvers stop on this one, so execution still ends
+	// promptly, and the snapshot is closed after the last resolver.
+	ctx    context.Context
+	svc    *graph.Service
+	log    zerolog.Logger
+	view   *graph.View
+	err    error
+	writer bool   // the request bears the write token
+	writes string // why mutations are refused ("": allowed to writers)
 }
 
 type ctxKey struct{}
@@ -34,15 +43,15 @@ func state(ctx context.Context) *reqState {
 
 // viewOf returns the request's snapshot, opening it on first use.
 func viewOf(p graphql.ResolveParams) (*graph.View, error) {
-	if err := p.Context.Err(); err != nil {
-		return nil, gqlErr(graph.Errorf(graph.Internal, "request cancelled: %w", err))
-	}
 	s := state(p.Context)
 	if s == nil {
 		return nil, errors.New("schema: no request state")
 	}
+	if err := s.ctx.Err(); err != nil {
+		return nil, gqlErr(graph.Errorf(graph.Internal, "request cancelled: %w", err))
+	}
 	if s.view == nil && s.err == nil {
-		s.view, s.err = s.svc.View(p.Context)
+		s.view, s.err = s.svc.View(s.ctx)
 	}
 	return s.view, s.err
 }
@@ -98,8 +107,10 @@ func safe(fn graphql.FieldResolveFn) graphql.FieldResolveFn {
 				v, err = nil, &Error{Code: string(graph.Internal), Msg: "internal error"}
 			}
 		}()
-		if err := p.Context.Err(); err != nil {
-			return nil, gqlErr(err)
+		if s := state(p.Context); s != nil {
+			if err := s.ctx.Err(); err != nil {
+				return nil, gqlErr(err)
+			}
 		}
 		v, err = fn(p)
 		if err != nil {

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"errors"
+
 	"github.com/graphql-go/graphql"
 
 	"github.com/researchkg/kg/graph"
@@ -461,9 +463,49 @@ func build() (graphql.Schema, error) {
 		"stats": {Type: graphql.NewNonNull(statsT), Description: "Counts of the whole graph.",
 			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) { return v.Stats() })},
 	}})
+	reportInt := func(f func(ingestReport) int) *graphql.Field {
+		return &graphql.Field{Type: graphql.NewNonNull(graphql.Int), Resolve: func(p graphql.ResolveParams) (any, error) { return f(p.Source.(ingestReport)), nil }}
+	}
+	reportT := graphql.NewObject(graphql.ObjectConfig{Name: "IngestReport", Description: "What an ingest changed. Each document is stored whole or not at all.",
+		Fields: graphql.Fields{
+			"documents":       reportInt(func(r ingestReport) int { return r.Documents }),
+			"failed":          reportInt(func(r ingestReport) int { return r.Failed }),
+			"papersAdded":     reportInt(func(r ingestReport) int { return r.PapersAdded }),
+			"papersMerged":    reportInt(func(r ingestReport) int { return r.PapersMerged }),
+			"papersUnchanged": reportInt(func(r ingestReport) int { return r.PapersSame }),
+			"authorsAdded":    reportInt(func(r ingestReport) int { return r.AuthorsAdded }),
+			"conceptsAdded":   reportInt(func(r ingestReport) int { return r.ConceptsAdded }),
+			"failures": {Type: nnList(graphql.String), Description: "One line per skipped document or record: name:line: reason (at most 100).",
+				Resolve: func(p graphql.ResolveParams) (any, error) { return nonNil(p.Source.(ingestReport).Failures), nil }},
+			"warnings": {Type: nnList(graphql.String), Description: "At most 100.",
+				Resolve: func(p graphql.ResolveParams) (any, error) { return nonNil(p.Source.(ingestReport).Warnings), nil }},
+		}})
+	mutation := graphql.NewObject(graphql.ObjectConfig{Name: "Mutation", Fields: graphql.Fields{
+		"ingest": {Type: graphql.NewNonNull(reportT),
+			Description: "Ingests documents given as text, in any format kg ingest reads (detected from the content). Needs Authorization: Bearer <write token>.",
+			Args: graphql.FieldConfigArgument{
+				"name": {Type: graphql.NewNonNull(graphql.String), Description: "A name for the text, used in errors (like a file name)."},
+				"text": {Type: graphql.NewNonNull(graphql.String)},
+			},
+			Resolve: safe(func(p graphql.ResolveParams) (any, error) {
+				s := state(p.Context)
+				switch {
+				case s == nil:
+					return nil, errors.New("schema: no request state")
+				case s.writes != "":
+					return nil, &Error{Code: "WRITES_DISABLED", Msg: s.writes}
+				case !s.writer:
+					return nil, &Error{Code: "UNAUTHENTICATED", Msg: "ingest needs the header Authorization: Bearer <write token>"}
+				}
+				name, _ := strArg(p, "name")
+				text, _ := strArg(p, "text")
+				return ingestText(s.ctx, s, name, text)
+			})},
+	}})
 	return graphql.NewSchema(graphql.SchemaConfig{
-		Query: query,
-		Types: []graphql.Type{paperT, authorT, subjectT, conceptT, repoT, orgT},
+		Query:    query,
+		Mutation: mutation,
+		Types:    []graphql.Type{paperT, authorT, subjectT, conceptT, repoT, orgT},
 	})
 }
 

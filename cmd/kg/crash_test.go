@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/researchkg/kg/graph"
+)
+
+// TestMain lets the test binary act as kg in a subprocess (KG_BE_MAIN=1),
+// so the crash test can kill a real ingest without building kg first.
+func TestMain(m *testing.M) {
+	if os.Getenv("KG_BE_MAIN") == "1" {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+const arxivFile = "../../../shared/data/arxiv/arxiv-cs-2025-03_2026-02.jsonl.gz"
+
+// crashInput writes the first n records of the real arXiv file (skips
+// without ../shared).
+func crashInput(t *testing.T, n int) string {
+	t.Helper()
+	f, err := os.Open(arxivFile)
+	if err != nil {
+		t.Skipf("needs %s (../shared beside the clone): %v", arxivFile, err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "arxiv.jsonl")
+	w, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for i := 0; i < n && sc.Scan(); i++ {
+		w.Write(sc.Bytes())
+		w.Write([]byte{'\n'})
+	}
+	return out
+}
+
+func digest(t *testing.T, dir string) graph.Digest {
+	t.Helper()
+	db, err := openStore(dir, true, false, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	d, err := graph.NewService(db, nil).Digest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// Killing kg ingest with SIGKILL partway, then running the same ingest
+// again, leaves the graph one clean ingest makes: same counts, same
+// weights, same digest.
+func TestIngestSurvivesSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	input := crashInput(t, 1000)
+	clean := filepath.Join(t.TempDir(), "clean")
+	if code, _, errs := runKG(t, "ingest", "--data", clean, input); code != 0 {
+		t.Fatalf("clean ingest: %s", errs)
+	}
+	want := digest(t, clean)
+
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	crashed := filepath.Join(t.TempDir(), "crashed")
+	var killedAfter time.Duration
+	for _, delay := range []time.Duration{1500 * time.Millisecond, 700 * time.Millisecond, 300 * time.Millisecond} {
+		os.RemoveAll(crashed)
+		cmd := exec.Command(self, "ingest", "--data", crashed, input)
+		cmd.Env = append(os.Environ(), "KG_BE_MAIN=1")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(delay)
+		cmd.Process.Signal(syscall.SIGKILL)
+		err := cmd.Wait()
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			killedAfter = delay
+			break
+		}
+		t.Logf("ingest finished before the kill at %v (%v); trying sooner", delay, err)
+	}
+	if killedAfter == 0 {
+		t.Skip("this machine ingests the input before any kill lands")
+	}
+	code, out, errs := runKG(t, "ingest", "--data", crashed, input)
+	if code != 0 {
+		t.Fatalf("ingest after the kill: %s", errs)
+	}
+	t.Logf("killed after %v; the second run: %s", killedAfter, strings.TrimSpace(out))
+	got := digest(t, crashed)
+	if got.Stats != want.Stats {
+		t.Errorf("counts after kill and re-run %+v, clean %+v", got.Stats, want.Stats)
+	}
+	if got.Hash != want.Hash {
+		t.Errorf("graph after kill and re-run differs from a clean ingest (digest %s, clean %s)", got.Hash[:12], want.Hash[:12])
+	}
+}
+
+// Hostile lines in a real file: a 100 MB line, truncated JSON, binary
+// garbage. Each is reported with its file and line and skipped whole; the
+// good records around them land; memory stays bounded by the line limit.
+func TestIngestSkipsHostileLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	in := filepath.Join(t.TempDir(), "hostile.jsonl")
+	f, err := os.Create(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := func(id, title string) {
+		f.WriteString(`{"id": "` + id + `", "title": "` + title + `", "authors": "Ann Lee and Bo Chen", "categories": "cs.LG", "abstract": "We study reward models for reinforcement learning."}` + "\n")
+	}
+	good("2503.00001", "A good paper before")
+	f.WriteString(`{"id": "2503.00002", "title": "Huge", "abstract": "`)
+	chunk := []byte(strings.Repeat("x", 1<<20))
+	for i := 0; i < 100; i++ {
+		f.Write(chunk)
+	}
+	f.WriteString("\"}\n")
+	f.WriteString(`{"id": "2503.00003", "title": "Truncated", "authors": "Ann` + "\n")
+	f.WriteString("\x00\x01\x02\xff\xfe binary garbage \x1b[31m\n")
+	good("2503.00005", "A good paper after")
+	f.Close()
+
+	data := filepath.Join(t.TempDir(), "kg-data")
+	code, out, _ := runKG(t, "ingest", "--data", data, in)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (some lines failed)", code)
+	}
+	for _, want := range []string{"2 added", "hostile.jsonl:2: line longer than", "hostile.jsonl:3: malformed JSON", "hostile.jsonl:4: malformed JSON"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+}

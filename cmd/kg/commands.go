@@ -310,15 +310,30 @@ func cmdStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
-	fs := newFlagSet("serve", `kg serve [--data DIR] [--addr HOST:PORT]
+	fs := newFlagSet("serve", `kg serve [--data DIR] [--addr HOST:PORT] [--write-token T] [--read-only]
 
 Serves GraphQL at http://ADDR/graphql: POST JSON {query, variables,
 operationName}; GET opens a console in the browser. /healthz answers 200
-while the store is open. With an empty data folder the seed pages (--seeds)
-are ingested first. SIGINT/SIGTERM stop it gracefully.`, stderr, &c)
+while the store is open; /metrics gives Prometheus metrics. With an empty
+data folder the seed pages (--seeds) are ingested first.
+
+Reads are open to anyone who can reach ADDR. The ingest mutation needs
+"Authorization: Bearer T" where T is --write-token (or KG_WRITE_TOKEN);
+without a token, writes over HTTP are off. --read-only opens the store
+read-only and refuses every write (e.g. a replica restored from kg backup).
+
+Queries are checked before they run: size, nesting, fields, aliases,
+fragments, fragment cycles, and an estimated cost (fields × the first of
+their enclosing lists) against --cost-budget; each answer reports its cost.
+SIGINT/SIGTERM stop accepting, finish in-flight requests (up to 15 s) and
+close the store.`, stderr, &c)
 	addr := fs.String("addr", envOr("KG_ADDR", "127.0.0.1:8080"), "listen address (env KG_ADDR)")
 	seeds := fs.String("seeds", envOr("KG_SEEDS", "testdata/seeds"), "pages loaded into an empty store (env KG_SEEDS; empty: none)")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout")
+	token := fs.String("write-token", envOr("KG_WRITE_TOKEN", ""), "bearer token that allows the ingest mutation (env KG_WRITE_TOKEN; empty: no writes over HTTP)")
+	readOnly := fs.Bool("read-only", false, "open the store read-only and refuse every write")
+	cors := fs.String("cors-origins", envOr("KG_CORS_ORIGINS", ""), "comma-separated origins allowed to call from a browser, or * (env KG_CORS_ORIGINS)")
+	budget := fs.Int("cost-budget", 50000, "largest estimated query cost answered")
 	log, err := parseFlags(fs, args, &c, stderr)
 	if err != nil {
 		return err
@@ -326,7 +341,10 @@ are ingested first. SIGINT/SIGTERM stop it gracefully.`, stderr, &c)
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q (did you mean kg ingest?)", fs.Args())
 	}
-	db, err := openStore(c.data, false, false, log)
+	if *token != "" && len(*token) < 16 {
+		return fmt.Errorf("--write-token is %d characters; use at least 16 (e.g. openssl rand -hex 16)", len(*token))
+	}
+	db, err := openStore(c.data, *readOnly, false, log)
 	if err != nil {
 		return err
 	}
@@ -341,10 +359,22 @@ are ingested first. SIGINT/SIGTERM stop it gracefully.`, stderr, &c)
 		}
 	}()
 	svc := graph.NewService(db, nlp.New())
-	if err := seedIfEmpty(ctx, svc, *seeds, log); err != nil {
-		return err
+	if !*readOnly {
+		if err := seedIfEmpty(ctx, svc, *seeds, log); err != nil {
+			return err
+		}
 	}
-	h, err := schema.NewHandler(svc, schema.Options{Log: log, Timeout: *timeout, Healthy: open.Load})
+	var origins []string
+	for _, o := range strings.Split(*cors, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			origins = append(origins, o)
+		}
+	}
+	h, err := schema.NewHandler(svc, schema.Options{
+		Log: log, Timeout: *timeout, Healthy: open.Load,
+		WriteToken: *token, ReadOnly: *readOnly, CORSOrigins: origins, CostBudget: *budget,
+		StoreBytes: func() int64 { lsm, vlog := db.Size(); return lsm + vlog },
+	})
 	if err != nil {
 		return err
 	}
@@ -359,7 +389,8 @@ are ingested first. SIGINT/SIGTERM stop it gracefully.`, stderr, &c)
 		WriteTimeout:      *timeout + 5*time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
-	log.Info().Str("addr", "http://"+ln.Addr().String()+"/graphql").Str("data", c.data).Msg("serving")
+	log.Info().Str("addr", "http://"+ln.Addr().String()+"/graphql").Str("data", c.data).
+		Bool("writes", *token != "" && !*readOnly).Bool("readOnly", *readOnly).Strs("cors", origins).Msg("serving")
 	fmt.Fprintf(stdout, "kg serving GraphQL at http://%s/graphql\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -447,5 +478,103 @@ removed. Stop kg serve first (one process per data folder).`, stderr, &c)
 	}
 	fmt.Fprintf(stdout, "recomputed %d papers in %s: %d concepts now (%d new), %d edges\n",
 		res.Records, time.Since(start).Round(time.Millisecond), st.Concepts, res.ConceptsAdded, st.Edges)
+	return nil
+}
+
+func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c commonFlags
+	fs := newFlagSet("backup", `kg backup [--data DIR] FILE
+
+Writes a full backup of the store to FILE ("-": standard output) in Badger's
+backup stream format. The store is opened read-only: stop kg serve first
+(Badger allows one process per data folder), or back up a copy served with
+--read-only. Restore with kg restore.`, stderr, &c)
+	log, err := parseFlags(fs, args, &c, stderr)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitError{2}
+	}
+	db, err := openStore(c.data, true, false, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	name := fs.Arg(0)
+	var w io.Writer = stdout
+	var f *os.File
+	if name != "-" {
+		// write beside the target and rename at the end: never a
+		// half-written backup under the final name
+		if f, err = os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*"); err != nil {
+			return fmt.Errorf("create backup: %w", err)
+		}
+		defer os.Remove(f.Name())
+		defer f.Close()
+		w = f
+	}
+	cw := &countingWriter{w: w}
+	start := time.Now()
+	version, err := db.Backup(cw)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	if f != nil {
+		if err := f.Sync(); err != nil {
+			return fmt.Errorf("backup: %w", err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("backup: %w", err)
+		}
+		if err := os.Rename(f.Name(), name); err != nil {
+			return fmt.Errorf("backup: %w", err)
+		}
+	}
+	log.Info().Str("file", name).Int64("bytes", cw.n).Uint64("version", version).Dur("took", time.Since(start)).Msg("backup written")
+	return nil
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func cmdRestore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c commonFlags
+	fs := newFlagSet("restore", `kg restore [--data DIR] FILE
+
+Loads a backup written by kg backup (FILE, or "-" for standard input) into
+DIR, which must be empty or absent. Serve the result as usual, or with
+kg serve --read-only for a read replica.`, stderr, &c)
+	log, err := parseFlags(fs, args, &c, stderr)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitError{2}
+	}
+	var r io.Reader = os.Stdin
+	if name := fs.Arg(0); name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
+	start := time.Now()
+	if err := store.Restore(c.data, r, log); err != nil {
+		return err
+	}
+	log.Info().Str("data", c.data).Dur("took", time.Since(start)).Msg("backup restored")
 	return nil
 }

@@ -29,9 +29,13 @@ Usage:
   kg stats  [--data DIR]                      print the graph's counts
   kg terms  [--top N] [--data DIR] [FILE]     key terms of JSON lines {"id", "text"}
   kg recompute [--data DIR]                   re-extract the concepts of every stored paper
+  kg backup  [--data DIR] FILE                write a backup of the store (Badger's stream)
+  kg restore [--data DIR] FILE                load a backup into an empty data folder
+  kg soak   [--addr HOST:PORT] [--variant V]  load-test a kg serve on this machine
 
 Run "kg COMMAND --help" for a command's flags. Every flag can also be set
-from the environment: KG_DATA, KG_ADDR, KG_LOG_LEVEL.
+from the environment: KG_DATA, KG_ADDR, KG_LOG_LEVEL, KG_WRITE_TOKEN,
+KG_CORS_ORIGINS.
 `
 
 func main() {
@@ -61,6 +65,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdTerms(ctx, args[1:], stdout, stderr)
 	case "recompute":
 		err = cmdRecompute(ctx, args[1:], stdout, stderr)
+	case "backup":
+		err = cmdBackup(ctx, args[1:], stdout, stderr)
+	case "soak":
+		err = cmdSoak(ctx, args[1:], stdout, stderr)
+	case "restore":
+		err = cmdRestore(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage)
 		return 0

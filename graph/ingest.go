@@ -79,7 +79,7 @@ func (s *Service) Ingest(ctx context.Context, doc Document) (IngestResult, error
 	var res IngestResult
 	err := s.store.Update(ctx, func(tx Tx) error {
 		var err error
-		res, err = s.ingestTx(ctx, tx, doc, map[string]TextAnalysis{})
+		res, err = s.ingestTx(ctx, tx, doc, map[string]TextAnalysis{}, nil)
 		return err
 	})
 	if err != nil {
@@ -91,22 +91,16 @@ func (s *Service) Ingest(ctx context.Context, doc Document) (IngestResult, error
 // ingestTx writes a document in tx; analyses holds term analyses already
 // made (keyed as writer.analyze looks them up). On error the document's
 // writes may be partly in tx: run it under tx.Atomic to undo them.
-func (s *Service) ingestTx(ctx context.Context, tx Tx, doc Document, analyses map[string]TextAnalysis) (IngestResult, error) {
-	res := IngestResult{Source: doc.Source, Format: doc.Format, Records: len(doc.Records)}
-	preps := make([]prepared, 0, len(doc.Records))
-	for i, rec := range doc.Records {
-		p, warns, err := prepare(rec)
-		if err != nil {
-			line := rec.Line
-			if line == 0 {
-				line = i + 1
-			}
-			return res, Errorf(Invalid, "%s:%d: %v", doc.Source, line, err)
-		}
-		res.Warnings = append(res.Warnings, prefixAll(fmt.Sprintf("%s:%d: ", doc.Source, rec.Line), warns)...)
-		preps = append(preps, p)
+// pd is the document already prepared (nil: prepare it here).
+func (s *Service) ingestTx(ctx context.Context, tx Tx, doc Document, analyses map[string]TextAnalysis, pd *preparedDoc) (IngestResult, error) {
+	if pd == nil {
+		p := prepareDoc(doc)
+		pd = &p
 	}
-	res.Warnings = append(res.Warnings, doc.Warnings...)
+	res, preps := pd.res, pd.preps
+	if pd.err != nil {
+		return res, pd.err
+	}
 	done, err := s.writeIn(tx, doc.Source, analyses, func(w *writer) error {
 		for i := range preps {
 			if err := ctx.Err(); err != nil {
@@ -124,6 +118,34 @@ func (s *Service) ingestTx(ctx context.Context, tx Tx, doc Document, analyses ma
 	done.Source, done.Format, done.Records = res.Source, res.Format, res.Records
 	done.Warnings = append(res.Warnings, done.Warnings...)
 	return done, nil
+}
+
+// preparedDoc is a document's records validated and normalised for
+// writing (no store access: the pipeline's workers do it ahead).
+type preparedDoc struct {
+	preps []prepared
+	res   IngestResult // source, format, records, warnings
+	err   error        // the first invalid record
+}
+
+func prepareDoc(doc Document) preparedDoc {
+	pd := preparedDoc{res: IngestResult{Source: doc.Source, Format: doc.Format, Records: len(doc.Records)}}
+	pd.preps = make([]prepared, 0, len(doc.Records))
+	for i, rec := range doc.Records {
+		p, warns, err := prepare(rec)
+		if err != nil {
+			line := rec.Line
+			if line == 0 {
+				line = i + 1
+			}
+			pd.err = Errorf(Invalid, "%s:%d: %v", doc.Source, line, err)
+			return pd
+		}
+		pd.res.Warnings = append(pd.res.Warnings, prefixAll(fmt.Sprintf("%s:%d: ", doc.Source, rec.Line), warns)...)
+		pd.preps = append(pd.preps, p)
+	}
+	pd.res.Warnings = append(pd.res.Warnings, doc.Warnings...)
+	return pd
 }
 
 // write runs fn with a writer in a transaction of its own.

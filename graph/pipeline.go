@@ -33,6 +33,7 @@ type Pipeline struct {
 type pipeJob struct {
 	seq      int
 	doc      Document
+	prep     *preparedDoc
 	analyses map[string]TextAnalysis
 }
 
@@ -88,13 +89,12 @@ func (p *Pipeline) analyze() {
 	defer p.workers.Done()
 	for j := range p.jobs {
 		j.analyses = map[string]TextAnalysis{}
-		if p.svc.terms != nil && p.ctx.Err() == nil {
-			for _, rec := range j.doc.Records {
-				pr, _, err := prepare(rec)
-				if err != nil {
-					continue // Ingest reports it
-				}
-				if p.svc.storedText(p.ctx, &pr) {
+		pd := prepareDoc(j.doc)
+		j.prep = &pd
+		if p.svc.terms != nil && p.ctx.Err() == nil && pd.err == nil {
+			for i := range pd.preps {
+				pr := &pd.preps[i]
+				if p.svc.storedText(p.ctx, pr) {
 					continue // nothing new to read: re-ingest costs no tagging
 				}
 				var abs []string
@@ -206,7 +206,7 @@ func (p *Pipeline) flush(batch []*pipeJob) (n int, tooBig bool) {
 			var res IngestResult
 			err := tx.Atomic(func() error {
 				var err error
-				res, err = p.svc.ingestTx(p.ctx, tx, j.doc, j.analyses)
+				res, err = p.svc.ingestTx(p.ctx, tx, j.doc, j.analyses, j.prep)
 				return err
 			})
 			if err != nil && ErrorCode(err) != Invalid {

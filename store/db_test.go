@@ -436,6 +436,7 @@ func TestFreshIDsSeeOwnWrites(t *testing.T) {
 // without it: keys stored before the filter was built (by an earlier
 // process), keys committed since, and term scans up to a word boundary.
 func TestKeyFilterReadsTheSame(t *testing.T) {
+	store.BuildFilterAtOnce(t)
 	dir := t.TempDir()
 	ctx := context.Background()
 	concept := func(i int) graph.NodeID { return graph.MakeID(graph.KindConcept, uint64(i+1)) }

@@ -3,3 +3,11 @@ package store
 // SetHotCacheBytes sets the write path's cache budget below Options'
 // MiB granularity, so tests can make it evict.
 func SetHotCacheBytes(db *DB, n int64) { db.hot = newHotCache(n) }
+
+// BuildFilterAtOnce makes bulk stores build their absent-key filter at the
+// first write (as after many misses), for the rest of the test.
+func BuildFilterAtOnce(t interface{ Cleanup(func()) }) {
+	old := filterAfterMisses
+	filterAfterMisses = 0
+	t.Cleanup(func() { filterAfterMisses = old })
+}

@@ -19,8 +19,10 @@ import (
 // every level's table index (1.5 million misses in 20,000 records); each
 // new concept scans for longer ones ending with it (a Badger iterator and
 // a seek in every table, for 520,000 new concepts, nearly all finding
-// nothing). The filter answers them from memory. It is enabled for bulk ingest (Options.
-// KeyFilter): the scan costs about a second per two million keys.
+// nothing). The filter answers them from memory. It is enabled for bulk
+// ingest (Options.KeyFilter) and built once write transactions have met
+// many absent keys (filterAfterMisses); the scan took 2.3 s for the 3.7
+// million such keys of the arXiv store.
 type keyFilter struct {
 	seed  maphash.Seed
 	parts []*bloom // each twice the capacity of the one before; add goes to the last

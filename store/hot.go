@@ -112,6 +112,9 @@ func (c *hotCache) clear() {
 // soon, and inserting them all cost more than the reads it saved.
 func (c *hotCache) apply(o *overlay) {
 	o.each(func(p *pending) {
+		if !cacheable(p.key) {
+			return
+		}
 		if _, ok := c.m[string(p.key)]; ok {
 			if p.del {
 				c.remove(p.key)

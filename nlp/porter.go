@@ -11,7 +11,9 @@ import "strings"
 // Written from the algorithm's description and checked against the stems in
 // the benchmark files (nlp/porter_test.go).
 func Stem(word string) string {
-	w := strings.ToLower(word)
+	// invalid UTF-8 would come back from ToLower as U+FFFD, three bytes
+	// per bad byte (found by FuzzStem)
+	w := strings.ToLower(strings.ToValidUTF8(word, ""))
 	if s, ok := porterIrregular[w]; ok {
 		return s
 	}

@@ -64,7 +64,8 @@ func FuzzStem(f *testing.F) {
 	f.Add("ïed")
 	f.Fuzz(func(t *testing.T, w string) {
 		s := nlp.Stem(w)
-		if len(s) > len(w)+2 {
+		// lower-casing may lengthen a rune by a byte (İ → i̇), nothing else grows
+		if len(s) > len(w)*3/2+2 {
 			t.Fatalf("Stem(%q) = %q grew", w, s)
 		}
 	})

@@ -114,10 +114,13 @@ func safe(fn graphql.FieldResolveFn) graphql.FieldResolveFn {
 		}
 		v, err = fn(p)
 		if err != nil {
-			if s := state(p.Context); s != nil && graph.ErrorCode(err) == graph.Internal {
-				s.log.Error().Err(err).Str("field", p.Info.FieldName).Msg("resolver failed")
+			ge := gqlErr(err)
+			if e, ok := ge.(*Error); ok && e.Code == string(graph.Internal) {
+				if s := state(p.Context); s != nil { // the client's own errors are not logged as ours
+					s.log.Error().Err(err).Str("field", p.Info.FieldName).Msg("resolver failed")
+				}
 			}
-			return nil, gqlErr(err)
+			return nil, ge
 		}
 		return v, nil
 	}

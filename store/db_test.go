@@ -544,3 +544,37 @@ func TestUnsortedPrefixScanMerges(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The filter built while a commit is under way holds that commit's keys
+// too (the snapshot it scans was taken before the commit).
+func TestKeyFilterBuiltDuringACommit(t *testing.T) {
+	store.BuildFilterAfter(t, 1)
+	db, err := store.Open(store.DefaultOptions(t.TempDir()).WithKeyFilter(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	// one miss, and a key written: the commit stays under way
+	err = db.UpdateAsync(ctx, func(tx graph.Tx) error {
+		tx.Counter("df/absent")
+		_, err := tx.AddCounter("df/written", 7)
+		return err
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// builds the filter now, while the first commit is in flight
+	if err := db.UpdateAsync(ctx, func(tx graph.Tx) error { _, err := tx.AddCounter("df/other", 1); return err }, nil); err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(ctx, func(tx graph.Tx) error {
+		if n, _ := tx.Counter("df/written"); n != 7 {
+			t.Errorf("a key of the commit under way when the filter was built reads %d, want 7", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -6,8 +6,11 @@ func SetHotCacheBytes(db *DB, n int64) { db.hot = newHotCache(n) }
 
 // BuildFilterAtOnce makes bulk stores build their absent-key filter at the
 // first write (as after many misses), for the rest of the test.
-func BuildFilterAtOnce(t interface{ Cleanup(func()) }) {
+func BuildFilterAtOnce(t interface{ Cleanup(func()) }) { BuildFilterAfter(t, 0) }
+
+// BuildFilterAfter sets how many absent reads trigger the filter's build.
+func BuildFilterAfter(t interface{ Cleanup(func()) }, misses int) {
 	old := filterAfterMisses
-	filterAfterMisses = 0
+	filterAfterMisses = misses
 	t.Cleanup(func() { filterAfterMisses = old })
 }

@@ -278,7 +278,13 @@ the same command again completes the work.`, stderr, &c)
 
 func cmdStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
-	fs := newFlagSet("stats", "kg stats [--data DIR]\n\nPrints the graph's counts as JSON.", stderr, &c)
+	fs := newFlagSet("stats", `kg stats [--data DIR] [--digest]
+
+Prints the graph's counts as JSON. --digest adds a SHA-256 over the whole
+graph that does not depend on ids (graph.Digest): two stores hold the same
+graph exactly when their digests match (e.g. a replica and its source, or a
+resumed ingest and a clean one). It reads everything.`, stderr, &c)
+	withDigest := fs.Bool("digest", false, "add an id-independent digest of the whole graph")
 	log, err := parseFlags(fs, args, &c, stderr)
 	if err != nil {
 		return err
@@ -302,6 +308,13 @@ func cmdStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"papers": st.Papers, "authors": st.Authors, "subjects": st.Subjects, "concepts": st.Concepts,
 		"repositories": st.Repositories, "organizations": st.Organizations, "edges": st.Edges,
 		"storeBytes": lsm + vlog,
+	}
+	if *withDigest {
+		d, err := graph.NewService(db, nil).Digest(ctx)
+		if err != nil {
+			return err
+		}
+		out["digest"] = d.Hash
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")

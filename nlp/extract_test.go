@@ -2,6 +2,7 @@ package nlp_test
 
 import (
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -124,5 +125,35 @@ func BenchmarkExtract(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		ex.Extract(lines[2], lines[3])
+	}
+}
+
+// Ranking does not change the analysis it ranks: ingest caches analyses,
+// reads their keys for document frequencies and may rank them again. It
+// did once (a bare acronym resolved through corpus statistics renamed the
+// candidate in place), and the arXiv ingest then counted a few texts under
+// "artificial intelligence" instead of "AI" depending on what had been
+// ranked before.
+func TestRankLeavesTheAnalysisAlone(t *testing.T) {
+	e := nlp.New()
+	a := e.Candidates("AI for reinforcement learning", "We apply AI and RL agents to AI planning problems in robotics.")
+	stats := nlp.NewMemStats()
+	stats.N = 100
+	stats.Acronyms["AI"] = "artificial intelligence"
+	stats.Acronyms["RL"] = "reinforcement learning"
+	keys := slices.Clone(a.Keys())
+	first := a.Rank(stats, 10)
+	if !slices.Equal(keys, a.Keys()) {
+		t.Errorf("keys changed by ranking:\n%v\n%v", keys, a.Keys())
+	}
+	if again := a.Rank(stats, 10); !reflect.DeepEqual(first, again) {
+		t.Errorf("ranking twice differs:\n%v\n%v", first, again)
+	}
+	found := false
+	for _, term := range first {
+		found = found || term.Name == "artificial intelligence"
+	}
+	if !found {
+		t.Errorf("the bare acronym was not resolved through the statistics: %v", first)
 	}
 }

@@ -53,7 +53,12 @@ func (a *Analysis) RankWith(p Params, stats graph.CorpusStats, n int) []graph.Te
 	var out []scored
 	// a bare acronym defined elsewhere in the corpus counts for its long form
 	merged := map[int]bool{}
-	cands := a.Cands
+	// a copy: the analysis is cached and may be ranked (or its Keys read)
+	// again, and resolving acronyms below changes names, keys and counts
+	cands := slices.Clone(a.Cands)
+	for i := range cands {
+		cands[i].Aliases = slices.Clip(cands[i].Aliases) // appends copy
+	}
 	if stats != nil {
 		byKey := map[string]int{}
 		for i := range cands {

@@ -483,7 +483,7 @@ func (r *reader) get(k []byte) ([]byte, error) {
 	}
 	item, err := r.txn.Get(k)
 	if errors.Is(err, badger.ErrKeyNotFound) {
-		if r.misses != nil && k[0] != pNode {
+		if r.misses != nil && filtered(k) { // misses the filter would answer
 			*r.misses++
 		}
 		return nil, graph.ErrNotFound

@@ -49,7 +49,10 @@ func newKeyFilter(capacity int) *keyFilter {
 	return &keyFilter{seed: maphash.MakeSeed(), parts: []*bloom{newBloom(capacity)}}
 }
 
-func (f *keyFilter) covers(k []byte) bool {
+func (f *keyFilter) covers(k []byte) bool { return filtered(k) }
+
+// filtered reports whether a key's prefix is one the filter answers for.
+func filtered(k []byte) bool {
 	return len(k) > 0 && (k[0] == pCounter || k[0] == pLookup)
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func copySeeds(t *testing.T, dst string) {
@@ -100,30 +98,17 @@ func TestHelpAndUsage(t *testing.T) {
 }
 
 // serve on an empty data folder loads the seeds and answers over HTTP, then
-// shuts down when its context ends.
+// shuts down when its context ends (startServe checks the shutdown).
 func TestServeLoadsSeeds(t *testing.T) {
 	seeds := t.TempDir()
 	copySeeds(t, seeds)
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	done := make(chan int)
-	go func() {
-		done <- run(ctx, []string{"serve", "--data", filepath.Join(t.TempDir(), "d"), "--addr", "127.0.0.1:0", "--seeds", seeds, "--log-level", "warn"}, pw, io.Discard)
-		pw.Close()
-	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	go io.Copy(io.Discard, pr)
-	url := strings.TrimSpace(line[strings.Index(line, "http://"):])
-	base := strings.TrimSuffix(url, "/graphql")
+	base := startServe(t, "--data", filepath.Join(t.TempDir(), "d"), "--seeds", seeds)
 	resp, err := http.Get(base + "/healthz")
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("healthz: %v %v", resp, err)
 	}
 	resp.Body.Close()
-	resp, err = http.Post(url, "application/json", strings.NewReader(`{"query":"{ stats { papers authors } }"}`))
+	resp, err = http.Post(base+"/graphql", "application/json", strings.NewReader(`{"query":"{ stats { papers authors } }"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,15 +116,6 @@ func TestServeLoadsSeeds(t *testing.T) {
 	resp.Body.Close()
 	if !strings.Contains(string(b), `"papers":18`) {
 		t.Errorf("stats over HTTP: %s", b)
-	}
-	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("serve exit %d", code)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("serve did not shut down")
 	}
 }
 

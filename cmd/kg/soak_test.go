@@ -32,7 +32,10 @@ func startServe(t *testing.T, args ...string) string {
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case <-done:
+		case code := <-done:
+			if code != 0 {
+				t.Errorf("serve exit %d", code)
+			}
 		case <-time.After(20 * time.Second):
 			t.Error("serve did not shut down")
 		}

@@ -1,5 +1,7 @@
 package store
 
+import "sync"
+
 // hotCache holds committed values of the small keys ingest reads and
 // rewrites all the time: counters (document frequencies, degrees), pair
 // counts (co-authors, co-occurrence) and lookups (names, titles, concept
@@ -10,13 +12,17 @@ package store
 // It is used only inside write transactions, which DB.Update runs one at a
 // time (wmu): nothing else can change a key between the cache and Badger.
 // Values enter it when read from Badger and change when a transaction
-// commits (apply); a failed commit clears it. Read-only snapshots never use it: a
-// snapshot must not see later commits.
+// commits (apply, on the commit's goroutine while the next transaction
+// runs: that one reads the committing writes before the cache, so it never
+// asks for a key apply is changing); a failed commit clears it. A mutex
+// keeps the map whole between the two goroutines. Read-only snapshots
+// never use it: a snapshot must not see later commits.
 //
 // Eviction is CLOCK over the map: an entry read since the last sweep
 // survives one sweep, so hapax keys (most new document-frequency keys are
 // read once) leave first and the hot set stays.
 type hotCache struct {
+	mu     sync.Mutex
 	m      map[string]hotEntry
 	bytes  int64 // approximate memory held
 	budget int64
@@ -47,6 +53,8 @@ func cacheable(k []byte) bool {
 }
 
 func (c *hotCache) get(k []byte) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	e, ok := c.m[string(k)]
 	if !ok {
 		c.misses++
@@ -62,6 +70,12 @@ func (c *hotCache) get(k []byte) ([]byte, bool) {
 
 // put stores a committed value; v must not change afterwards.
 func (c *hotCache) put(k, v []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.set(k, v)
+}
+
+func (c *hotCache) set(k, v []byte) {
 	if old, ok := c.m[string(k)]; ok {
 		c.bytes += int64(len(v) - len(old.val))
 		c.m[string(k)] = hotEntry{val: v, ref: old.ref}
@@ -102,6 +116,8 @@ func (c *hotCache) evict() {
 }
 
 func (c *hotCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	clear(c.m)
 	c.bytes = 0
 }
@@ -111,6 +127,8 @@ func (c *hotCache) clear() {
 // creates (a new term's document frequency, a new pair) are not read again
 // soon, and inserting them all cost more than the reads it saved.
 func (c *hotCache) apply(o *overlay) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	o.each(func(p *pending) {
 		if !cacheable(p.key) {
 			return
@@ -119,7 +137,7 @@ func (c *hotCache) apply(o *overlay) {
 			if p.del {
 				c.remove(p.key)
 			} else {
-				c.put(p.key, p.val)
+				c.set(p.key, p.val)
 			}
 		}
 	})

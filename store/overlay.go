@@ -38,7 +38,8 @@ type overlay struct {
 	// (with its index as baseIndex).
 	base      *btree.BTreeG[*pending]
 	baseIndex map[string]*pending
-	bytes     int // keys and values in tree
+	bytes     int // keys and values of the writes held
+	maxVal    int // the largest value written (undone ones included)
 
 	atomic int    // depth of tx.Atomic calls
 	undo   []undo // writes inside Atomic, to roll back
@@ -139,6 +140,7 @@ func (o *overlay) put(p *pending) error {
 		o.tree.ReplaceOrInsert(p)
 	}
 	o.bytes += len(p.key) + len(p.val)
+	o.maxVal = max(o.maxVal, len(p.val))
 	if had {
 		o.bytes -= len(prev.key) + len(prev.val)
 	} else {

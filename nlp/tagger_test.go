@@ -1,7 +1,11 @@
 package nlp
 
 import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,4 +82,205 @@ func TestTaggerDeterministic(t *testing.T) {
 			t.Fatalf("run %d tagged %q, first run %q", i, got, first)
 		}
 	}
+}
+
+// refTagger tags the way prose's featurize reads: 14 feature strings per
+// token looked up in the model's one map (as this package did before the
+// weights were indexed by word), with the same deterministic sum.
+type refTagger struct {
+	*tagger
+	weights map[string][]classWeight
+}
+
+func (r *refTagger) tag(toks []token) {
+	n := len(toks)
+	ctx := make([]string, n+4)
+	ctx[0], ctx[1] = "-START-", "-START2-"
+	for i, tk := range toks {
+		ctx[i+2] = normalizeWord(tk.text)
+	}
+	ctx[n+2], ctx[n+3] = "-END-", "-END2-"
+	scores := make([]float64, len(r.classes))
+	p1, p2 := "-START-", "-START2-"
+	for i := range toks {
+		w := toks[i].text
+		tag, found := "", false
+		switch {
+		case w == "-":
+			tag, found = "-", true
+		case strings.HasPrefix(w, "@") || strings.Contains(w, "://"):
+			tag, found = "NN", true
+		default:
+			tag, found = r.tagMap[w]
+		}
+		if !found {
+			j := i + 2
+			suf := func(s string) string { return s[len(s)-min(len(s), 3):] }
+			names := []string{
+				"bias",
+				"i suffix " + suf(w),
+				"i pref1 " + string(rune(w[0])),
+				"i-1 tag " + p1,
+				"i-2 tag " + p2,
+				"i tag+i-2 tag " + p1 + " " + p2,
+				"i word " + ctx[j],
+				"i-1 tag+i word " + p1 + " " + ctx[j],
+				"i-1 word " + ctx[j-1],
+				"i-1 suffix " + suf(ctx[j-1]),
+				"i-2 word " + ctx[j-2],
+				"i+1 word " + ctx[j+1],
+				"i+1 suffix " + suf(ctx[j+1]),
+				"i+2 word " + ctx[j+2],
+			}
+			feats := make([][]classWeight, len(names))
+			for k, name := range names {
+				feats[k] = r.weights[name]
+			}
+			tag = r.predict(scores, feats)
+		}
+		toks[i].tag = tag
+		p2, p1 = p1, tag
+	}
+}
+
+// tagCorpus is the token lists of real abstracts: the seed pages' long
+// lines and the arXiv sample's abstracts (and titles, lower-cased as
+// Analyze tags them).
+func tagCorpus(t testing.TB) [][]token {
+	t.Helper()
+	var texts []string
+	for _, name := range []string{"000_2b6da9e22186d8f2.txt", "001_8634e836b4833063.txt", "002_52a37f432f435296.txt"} {
+		b, err := os.ReadFile("../testdata/seeds/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if len(line) > 40 {
+				texts = append(texts, line)
+			}
+		}
+	}
+	b, err := os.ReadFile("../testdata/arxiv/sample.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	// and, when ../shared is beside the clone, 2,000 real arXiv records
+	if f, err := os.Open("../../shared/data/arxiv/arxiv-cs-2025-03_2026-02.jsonl.gz"); err != nil {
+		t.Logf("arXiv file not available (%v): tagging the seeds and the sample only", err)
+	} else {
+		defer f.Close()
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(zr)
+		sc.Buffer(nil, 1<<20)
+		for len(lines) < 2000 && sc.Scan() {
+			lines = append(lines, sc.Text())
+		}
+	}
+	for _, line := range lines {
+		var rec struct{ Title, Abstract string }
+		if json.Unmarshal([]byte(line), &rec) == nil { // the sample has broken lines on purpose
+			texts = append(texts, rec.Abstract, lowerTitle(rec.Title))
+		}
+	}
+	var out [][]token
+	for _, text := range texts {
+		doc, err := prose.NewDocument(text, prose.WithTagging(false), prose.WithSegmentation(false), prose.WithExtraction(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var toks []token
+		for _, tk := range doc.Tokens() {
+			if tk.Text != "" {
+				toks = append(toks, token{text: tk.Text})
+			}
+		}
+		out = append(out, toks)
+	}
+	return out
+}
+
+// The indexed weights must tag exactly as the feature strings do: document
+// frequencies are moved by re-tagging a paper's old text, so any
+// difference between builds would corrupt a store written by the other.
+func TestTaggerMatchesFeatureStrings(t *testing.T) {
+	tg, err := loadTagger()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, weights, err := loadWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := &refTagger{tg, weights}
+	corpus := tagCorpus(t)
+	// plus unknown words, odd bytes and a token made of a dash
+	corpus = append(corpus, []token{{text: "zzqx"}, {text: "\xff\xfe"}, {text: "-"}, {text: "Über-model"}, {text: "1999"}, {text: "42nd"}, {text: "@user"}})
+	tokens, predicted := 0, 0
+	for _, toks := range corpus {
+		a, b := slices.Clone(toks), slices.Clone(toks)
+		tg.tag(a)
+		ref.tag(b)
+		for i := range a {
+			tokens++
+			if _, known := tg.tagMap[a[i].text]; !known {
+				predicted++
+			}
+			if a[i].tag != b[i].tag {
+				t.Errorf("%q (token %d of %q...): indexed %s, feature strings %s", a[i].text, i, a[0].text, a[i].tag, b[i].tag)
+			}
+		}
+	}
+	if tokens < 2000 || predicted < 500 {
+		t.Fatalf("corpus too small: %d tokens, %d predicted", tokens, predicted)
+	}
+	t.Logf("%d tokens, %d predicted, all equal", tokens, predicted)
+}
+
+func BenchmarkTag(b *testing.B) {
+	tg, err := loadTagger()
+	if err != nil {
+		b.Fatal(err)
+	}
+	corpus := tagCorpus(b)
+	n := 0
+	for _, toks := range corpus {
+		n += len(toks)
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, toks := range corpus {
+			tg.tag(toks)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/token")
+}
+
+// BenchmarkTagFeatureStrings is the same work through prose's feature
+// strings: the baseline of BenchmarkTag.
+func BenchmarkTagFeatureStrings(b *testing.B) {
+	tg, err := loadTagger()
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, _, weights, err := loadWeights()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ref := &refTagger{tg, weights}
+	corpus := tagCorpus(b)
+	n := 0
+	for _, toks := range corpus {
+		n += len(toks)
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, toks := range corpus {
+			ref.tag(toks)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/token")
 }

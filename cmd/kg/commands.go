@@ -215,6 +215,7 @@ the same command again completes the work.`, stderr, &c)
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines extracting key terms ahead of the writer")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	memprofile := fs.String("memprofile", "", "write a heap profile to this file when the last document is written (before the store closes)")
 	memLimit := fs.Int("mem-limit-mb", 1100, "soft limit of the Go heap in MiB (GC works harder near it; 0: none; GOMEMLIMIT wins)")
 	dryRun := fs.Bool("dry-run", false, "report exactly what would change and write nothing (the changes are held in memory)")
 	log, err := parseFlags(fs, args, &c, stderr)
@@ -254,6 +255,11 @@ the same command again completes the work.`, stderr, &c)
 		fmt.Fprintln(stdout, "dry run: nothing is written")
 	}
 	sum, err := ingestPaths(ctx, svc, fs.Args(), *workers, log)
+	if *memprofile != "" {
+		if perr := writeHeapProfile(*memprofile); perr != nil {
+			log.Error().Err(perr).Str("file", *memprofile).Msg("heap profile not written")
+		}
+	}
 	if sum != nil {
 		if *asJSON {
 			enc := json.NewEncoder(stdout)

@@ -86,6 +86,7 @@ type DB struct {
 	misses     int // absent keys read by write transactions, until the filter is built
 	bdb        *badger.DB
 	maxValue   int // the largest value Badger takes
+	lastWrites int // how many writes the last commit held (guarded by wmu)
 	seq        *badger.Sequence
 	log        zerolog.Logger
 	stop       chan struct{}
@@ -253,7 +254,7 @@ func (db *DB) update(ctx context.Context, fn func(graph.Tx) error, committed fun
 		snap = db.bdb.NewTransaction(false)
 		db.next = snap
 	}
-	o := newOverlay(snap)
+	o := newOverlay(snap, db.lastWrites)
 	o.base = db.dry
 	if db.flight != nil {
 		o.base, o.baseIndex = db.flight.o.tree, db.flight.o.index
@@ -291,6 +292,7 @@ func (db *DB) update(ctx context.Context, fn func(graph.Tx) error, committed fun
 	if err := db.fits(o); err != nil {
 		return err
 	}
+	db.lastWrites = len(o.index)
 	// The next update reads a snapshot of everything before this commit,
 	// under this commit's writes, so it need not wait for Badger.
 	db.next = db.bdb.NewTransaction(false)

@@ -81,7 +81,7 @@ func (c *hotCache) set(k, v []byte) {
 		c.m[string(k)] = hotEntry{val: v, ref: old.ref}
 		return
 	}
-	c.m[string(k)] = hotEntry{val: v}
+	c.m[keyString(k)] = hotEntry{val: v} // k is never changed after: no copy
 	c.bytes += int64(len(k)+len(v)) + entryOverhead
 	if c.bytes > c.budget {
 		c.evict()

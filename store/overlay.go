@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"slices"
+	"unsafe"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/google/btree"
@@ -51,6 +52,8 @@ type overlay struct {
 	// on a fresh ingest of the arXiv file most of those checks were of
 	// such keys (a million Badger reads in 20,000 records, all misses).
 	fresh map[graph.NodeID]struct{}
+
+	slab []pending // where new pending writes are allocated
 }
 
 // inSnapshot reports whether the snapshot may hold k (or, for a scan
@@ -113,13 +116,44 @@ func (p *pending) ValueSize() int64 { return int64(len(p.val)) }
 
 func (p *pending) Value(fn func([]byte) error) error { return fn(p.val) }
 
-func newOverlay(snap *badger.Txn) *overlay {
-	return &overlay{snap: snap, tree: newTree(), index: map[string]*pending{}}
+// newOverlay starts an overlay on snap sized for about size writes (the
+// last transaction's: a batch grows its index to ~16,000 keys, and growing
+// it from empty rehashed it a dozen times).
+func newOverlay(snap *badger.Txn, size int) *overlay {
+	return &overlay{snap: snap, tree: newTree(), index: make(map[string]*pending, size)}
 }
 
-func (t *tx) set(k, v []byte) error { return t.over.put(&pending{key: k, val: v}) }
+func (t *tx) set(k, v []byte) error {
+	p := t.over.alloc()
+	p.key, p.val = k, v
+	return t.over.put(p)
+}
 
-func (t *tx) del(k []byte) error { return t.over.put(&pending{key: k, del: true}) }
+func (t *tx) del(k []byte) error {
+	p := t.over.alloc()
+	p.key, p.del = k, true
+	return t.over.put(p)
+}
+
+// alloc returns a new pending write from the overlay's slab (one
+// allocation per 512 writes instead of one each).
+func (o *overlay) alloc() *pending {
+	if len(o.slab) == cap(o.slab) {
+		o.slab = make([]pending, 0, 512)
+	}
+	o.slab = append(o.slab, pending{})
+	return &o.slab[len(o.slab)-1]
+}
+
+// keyString is k as a map key without a copy. Keys are built afresh for
+// each write and never changed after (store's key functions return new
+// slices), so the string's bytes stay put.
+func keyString(k []byte) string {
+	if len(k) == 0 {
+		return ""
+	}
+	return unsafe.String(&k[0], len(k))
+}
 
 // undo is what one write replaced: its previous pending write, or nothing.
 type undo struct {
@@ -135,7 +169,7 @@ func (o *overlay) put(p *pending) error {
 		return graph.Errorf(graph.Invalid, "key of %d bytes is over the store's limit", len(p.key))
 	}
 	prev, had := o.index[string(p.key)]
-	o.index[string(p.key)] = p
+	o.index[keyString(p.key)] = p
 	if sorted(p.key) {
 		o.tree.ReplaceOrInsert(p)
 	}
@@ -172,7 +206,7 @@ func (t *tx) Atomic(fn func() error) error {
 				}
 				continue
 			}
-			o.index[string(u.key)] = u.prev
+			o.index[keyString(u.key)] = u.prev
 			if sorted(u.key) {
 				o.tree.ReplaceOrInsert(u.prev)
 			}

@@ -379,10 +379,13 @@ func (db *DB) buildFilter(snap *badger.Txn) error {
 			}
 		})
 	}
-	for _, prefix := range []byte{pCounter, pLookup, pTerm} {
+	for prefix := range 256 {
+		if !filteredPrefix[prefix] && prefix != int(pTerm) {
+			continue
+		}
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
-		opts.Prefix = []byte{prefix}
+		opts.Prefix = []byte{byte(prefix)}
 		it := snap.NewIterator(opts)
 		for it.Rewind(); it.Valid(); it.Next() {
 			f.addKey(it.Item().Key())

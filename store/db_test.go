@@ -448,6 +448,7 @@ func TestKeyFilterReadsTheSame(t *testing.T) {
 		for i := 1; i < 100; i += 2 {
 			tx.AddCounter(fmt.Sprintf("df/c%d", i), int64(i))
 			tx.PutLookup(graph.IdxConcept, fmt.Sprintf("k%d", i), concept(i))
+			tx.AddPair(graph.CoOccurs, concept(i), concept(i+1), int64(i))
 		}
 		tx.PutTerm(graph.IdxConceptTail, "model reward process", concept(1))
 		return nil
@@ -480,6 +481,11 @@ func TestKeyFilterReadsTheSame(t *testing.T) {
 			if (want != 0) != (err == nil) || want != 0 && id != concept(i) {
 				t.Errorf("%s: lookup k%d = %v, %v", stage, i, id, err)
 			}
+			for _, p := range [][2]graph.NodeID{{concept(i), concept(i + 1)}, {concept(i + 1), concept(i)}} {
+				if n, _ := tx.Pair(graph.CoOccurs, p[0], p[1]); n != want {
+					t.Errorf("%s: pair %d-%d = %d, want %d", stage, i, i+1, n, want)
+				}
+			}
 		}
 		if got := tails(tx, "model reward "); len(got) != 1 || got[0] != concept(1) {
 			t.Errorf("%s: concepts ending in 'reward model': %v", stage, got)
@@ -496,6 +502,7 @@ func TestKeyFilterReadsTheSame(t *testing.T) {
 		for i := 101; i < 200; i += 2 {
 			tx.AddCounter(fmt.Sprintf("df/c%d", i), int64(i))
 			tx.PutLookup(graph.IdxConcept, fmt.Sprintf("k%d", i), concept(i))
+			tx.AddPair(graph.CoOccurs, concept(i), concept(i+1), int64(i))
 		}
 		tx.PutTerm(graph.IdxConceptTail, "model language large", concept(2))
 		return nil

@@ -62,8 +62,13 @@ func (f *keyFilter) covers(k []byte) bool { return filtered(k) }
 
 // filtered reports whether a key's prefix is one the filter answers for.
 func filtered(k []byte) bool {
-	return len(k) > 0 && (k[0] == pCounter || k[0] == pLookup || k[0] == pPair)
+	return len(k) > 0 && filteredPrefix[k[0]]
 }
+
+// filteredPrefix marks the key prefixes the filter answers point reads
+// for; its build scans them and pTerm (for the scans it answers). One
+// table for both: a prefix the build skipped would read as absent.
+var filteredPrefix = [256]bool{pCounter: true, pLookup: true, pPair: true}
 
 // coversScan reports whether the filter knows if a scan prefix is empty.
 func (f *keyFilter) coversScan(prefix []byte) bool {

@@ -284,3 +284,18 @@ func BenchmarkTagFeatureStrings(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/token")
 }
+
+// mayHaveURL only skips texts urlRe cannot match.
+func FuzzMayHaveURL(f *testing.F) {
+	for _, s := range []string{
+		"code at https://github.com/a/b.", "see WWW.example.org", "example.COM/x", "x.io/", "a.net/", "no links here",
+		"www", ".com", "e.g. model.org/", "ftp://host", "https:/broken", "sub.domain.Io/path", "v2.0.ORG/",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !mayHaveURL(s) && urlRe.MatchString(s) {
+			t.Errorf("mayHaveURL(%q) = false, but urlRe matches %q", s, urlRe.FindString(s))
+		}
+	})
+}

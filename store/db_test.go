@@ -14,7 +14,13 @@ import (
 
 func MustOpen(tb testing.TB) *store.DB {
 	tb.Helper()
-	db, err := store.Open(store.DefaultOptions("").WithInMemory(true))
+	return mustOpenWith(tb, store.DefaultOptions("").WithInMemory(true))
+}
+
+// mustOpenWith opens a store with opts, closed when the test ends.
+func mustOpenWith(tb testing.TB, opts store.Options) *store.DB {
+	tb.Helper()
+	db, err := store.Open(opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -135,11 +141,7 @@ func TestReopenKeepsData(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	db, err = store.Open(store.DefaultOptions(dir).WithReadOnly(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db = mustOpenWith(t, store.DefaultOptions(dir).WithReadOnly(true))
 	r, _ := db.Read(ctx)
 	defer r.Close()
 	n, err := r.Node(id)
@@ -324,16 +326,8 @@ func TestAtomicUndoesOnlyItsPart(t *testing.T) {
 // model, with the cache far smaller than the keys (so entries are evicted
 // and come back).
 func TestHotCacheFollowsCommits(t *testing.T) {
-	db, err := store.Open(store.DefaultOptions("").WithInMemory(true).WithHotCacheMB(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	cached, err := store.Open(store.DefaultOptions("").WithInMemory(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cached.Close()
+	db := mustOpenWith(t, store.DefaultOptions("").WithInMemory(true).WithHotCacheMB(0))
+	cached := mustOpenWith(t, store.DefaultOptions("").WithInMemory(true))
 	store.SetHotCacheBytes(cached, 4<<10) // ~50 entries
 	ctx := context.Background()
 	want := map[string]int64{}
@@ -458,11 +452,7 @@ func TestKeyFilterReadsTheSame(t *testing.T) {
 	}
 	db.Close()
 
-	db, err = store.Open(store.DefaultOptions(dir).WithKeyFilter(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db = mustOpenWith(t, store.DefaultOptions(dir).WithKeyFilter(true))
 	tails := func(tx graph.Tx, prefix string) []graph.NodeID {
 		var ids []graph.NodeID
 		tx.Terms(graph.IdxConceptTail, prefix, func(_ string, id graph.NodeID) bool { ids = append(ids, id); return true })
@@ -556,14 +546,10 @@ func TestUnsortedPrefixScanMerges(t *testing.T) {
 // too (the snapshot it scans was taken before the commit).
 func TestKeyFilterBuiltDuringACommit(t *testing.T) {
 	store.BuildFilterAfter(t, 1)
-	db, err := store.Open(store.DefaultOptions(t.TempDir()).WithKeyFilter(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := mustOpenWith(t, store.DefaultOptions(t.TempDir()).WithKeyFilter(true))
 	ctx := context.Background()
 	// one miss, and a key written: the commit stays under way
-	err = db.UpdateAsync(ctx, func(tx graph.Tx) error {
+	err := db.UpdateAsync(ctx, func(tx graph.Tx) error {
 		tx.Counter("df/absent")
 		_, err := tx.AddCounter("df/written", 7)
 		return err
@@ -593,16 +579,8 @@ func TestKeyFilterBuiltDuringACommit(t *testing.T) {
 // -race), and some updates fail and leave nothing.
 func TestAsyncChainReadsTheSame(t *testing.T) {
 	store.BuildFilterAfter(t, 20)
-	plain, err := store.Open(store.DefaultOptions("").WithInMemory(true).WithHotCacheMB(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer plain.Close()
-	fast, err := store.Open(store.DefaultOptions(t.TempDir()).WithKeyFilter(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fast.Close()
+	plain := mustOpenWith(t, store.DefaultOptions("").WithInMemory(true).WithHotCacheMB(0))
+	fast := mustOpenWith(t, store.DefaultOptions(t.TempDir()).WithKeyFilter(true))
 	store.SetHotCacheBytes(fast, 4<<10)
 	ctx := context.Background()
 	id := func(i int) graph.NodeID { return graph.MakeID(graph.KindConcept, uint64(i%40+1)) }

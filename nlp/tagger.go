@@ -194,8 +194,17 @@ func (t *tagger) tag(toks []token) {
 		ctx[i+2] = t.context(normalizeWord(tk.text))
 	}
 	ctx[n+2], ctx[n+3] = t.context("-END-"), t.context("-END2-")
-	scores := make([]float64, len(t.classes))
 	var feats [14][]classWeight
+	t.tagWith(toks, func(i int, w, p1, p2 string) [][]classWeight {
+		return t.features(&feats, i, ctx, w, p1, p2)
+	})
+}
+
+// tagWith tags tokens left to right: a dash, handles and URLs, and words
+// of the model's dictionary directly; the others by the weights features
+// returns for token i (its text w, the two tags before it p1, p2).
+func (t *tagger) tagWith(toks []token, features func(i int, w, p1, p2 string) [][]classWeight) {
+	scores := make([]float64, len(t.classes))
 	p1, p2 := "-START-", "-START2-"
 	for i := range toks {
 		w := toks[i].text
@@ -209,7 +218,7 @@ func (t *tagger) tag(toks []token) {
 			tag, found = t.tagMap[w]
 		}
 		if !found {
-			tag = t.predict(scores, t.features(&feats, i, ctx, w, p1, p2))
+			tag = t.predict(scores, features(i, w, p1, p2))
 		}
 		toks[i].tag = tag
 		p2, p1 = p1, tag

@@ -100,47 +100,31 @@ func (r *refTagger) tag(toks []token) {
 		ctx[i+2] = normalizeWord(tk.text)
 	}
 	ctx[n+2], ctx[n+3] = "-END-", "-END2-"
-	scores := make([]float64, len(r.classes))
-	p1, p2 := "-START-", "-START2-"
-	for i := range toks {
-		w := toks[i].text
-		tag, found := "", false
-		switch {
-		case w == "-":
-			tag, found = "-", true
-		case strings.HasPrefix(w, "@") || strings.Contains(w, "://"):
-			tag, found = "NN", true
-		default:
-			tag, found = r.tagMap[w]
+	suf := func(s string) string { return s[len(s)-min(len(s), 3):] }
+	r.tagWith(toks, func(i int, w, p1, p2 string) [][]classWeight {
+		j := i + 2
+		names := []string{
+			"bias",
+			"i suffix " + suf(w),
+			"i pref1 " + string(rune(w[0])),
+			"i-1 tag " + p1,
+			"i-2 tag " + p2,
+			"i tag+i-2 tag " + p1 + " " + p2,
+			"i word " + ctx[j],
+			"i-1 tag+i word " + p1 + " " + ctx[j],
+			"i-1 word " + ctx[j-1],
+			"i-1 suffix " + suf(ctx[j-1]),
+			"i-2 word " + ctx[j-2],
+			"i+1 word " + ctx[j+1],
+			"i+1 suffix " + suf(ctx[j+1]),
+			"i+2 word " + ctx[j+2],
 		}
-		if !found {
-			j := i + 2
-			suf := func(s string) string { return s[len(s)-min(len(s), 3):] }
-			names := []string{
-				"bias",
-				"i suffix " + suf(w),
-				"i pref1 " + string(rune(w[0])),
-				"i-1 tag " + p1,
-				"i-2 tag " + p2,
-				"i tag+i-2 tag " + p1 + " " + p2,
-				"i word " + ctx[j],
-				"i-1 tag+i word " + p1 + " " + ctx[j],
-				"i-1 word " + ctx[j-1],
-				"i-1 suffix " + suf(ctx[j-1]),
-				"i-2 word " + ctx[j-2],
-				"i+1 word " + ctx[j+1],
-				"i+1 suffix " + suf(ctx[j+1]),
-				"i+2 word " + ctx[j+2],
-			}
-			feats := make([][]classWeight, len(names))
-			for k, name := range names {
-				feats[k] = r.weights[name]
-			}
-			tag = r.predict(scores, feats)
+		feats := make([][]classWeight, len(names))
+		for k, name := range names {
+			feats[k] = r.weights[name]
 		}
-		toks[i].tag = tag
-		p2, p1 = p1, tag
-	}
+		return feats
+	})
 }
 
 // tagCorpus is the token lists of real abstracts: the seed pages' long
@@ -245,18 +229,7 @@ func BenchmarkTag(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	corpus := tagCorpus(b)
-	n := 0
-	for _, toks := range corpus {
-		n += len(toks)
-	}
-	b.ResetTimer()
-	for range b.N {
-		for _, toks := range corpus {
-			tg.tag(toks)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/token")
+	benchTag(b, tg.tag)
 }
 
 // BenchmarkTagFeatureStrings is the same work through prose's feature
@@ -270,7 +243,11 @@ func BenchmarkTagFeatureStrings(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ref := &refTagger{tg, weights}
+	benchTag(b, (&refTagger{tg, weights}).tag)
+}
+
+// benchTag tags the corpus with tag, reporting ns per token.
+func benchTag(b *testing.B, tag func([]token)) {
 	corpus := tagCorpus(b)
 	n := 0
 	for _, toks := range corpus {
@@ -279,7 +256,7 @@ func BenchmarkTagFeatureStrings(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		for _, toks := range corpus {
-			ref.tag(toks)
+			tag(toks)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/token")

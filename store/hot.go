@@ -52,6 +52,8 @@ func cacheable(k []byte) bool {
 	return len(k) > 0 && (k[0] == pCounter || k[0] == pPair || k[0] == pLookup || k[0] == pNode)
 }
 
+// The cache keys its map on the bytes of the keys passed to get and put,
+// without a copy: store builds every key afresh and never changes it.
 func (c *hotCache) get(k []byte) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -63,7 +65,7 @@ func (c *hotCache) get(k []byte) ([]byte, bool) {
 	c.hits++
 	if !e.ref {
 		e.ref = true
-		c.m[string(k)] = e
+		c.m[keyString(k)] = e
 	}
 	return e.val, true
 }
@@ -78,10 +80,10 @@ func (c *hotCache) put(k, v []byte) {
 func (c *hotCache) set(k, v []byte) {
 	if old, ok := c.m[string(k)]; ok {
 		c.bytes += int64(len(v) - len(old.val))
-		c.m[string(k)] = hotEntry{val: v, ref: old.ref}
+		c.m[keyString(k)] = hotEntry{val: v, ref: old.ref}
 		return
 	}
-	c.m[keyString(k)] = hotEntry{val: v} // k is never changed after: no copy
+	c.m[keyString(k)] = hotEntry{val: v}
 	c.bytes += int64(len(k)+len(v)) + entryOverhead
 	if c.bytes > c.budget {
 		c.evict()

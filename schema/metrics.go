@@ -2,9 +2,11 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,12 +92,7 @@ func (h *Handler) serveMetrics(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(&b, "kg_http_requests_total{path=%q,status=%q} %d\n", k[0], k[1], m.requests[k])
 	}
 	b.WriteString("# HELP kg_http_request_duration_seconds Time to answer, by path.\n# TYPE kg_http_request_duration_seconds histogram\n")
-	paths := make([]string, 0, len(m.latency))
-	for p := range m.latency {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
+	for _, p := range slices.Sorted(maps.Keys(m.latency)) {
 		h := m.latency[p]
 		var cum uint64
 		for i, le := range latencyBuckets {
@@ -107,12 +104,7 @@ func (h *Handler) serveMetrics(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(&b, "kg_http_request_duration_seconds_count{path=%q} %d\n", p, h.n)
 	}
 	b.WriteString("# HELP kg_graphql_errors_total Errors answered, by code (limits, bad input, timeouts, internal).\n# TYPE kg_graphql_errors_total counter\n")
-	codes := make([]string, 0, len(m.rejected))
-	for c := range m.rejected {
-		codes = append(codes, c)
-	}
-	sort.Strings(codes)
-	for _, c := range codes {
+	for _, c := range slices.Sorted(maps.Keys(m.rejected)) {
 		fmt.Fprintf(&b, "kg_graphql_errors_total{code=%q} %d\n", c, m.rejected[c])
 	}
 	m.mu.Unlock()

@@ -30,11 +30,88 @@ func NameKey(name string) string {
 // finds "Hinrich Schütze").
 func FoldKey(s string) string { return foldKey(LatexToText(s)) }
 
-// ConceptKey is the identity key of a key term: FoldKey with the spaces
+// ConceptKey is the identity key of a concept: FoldKey with the spaces
 // removed as well, so hyphen and space variants are one concept
-// ("pre-training", "pretraining", "Pre Training"). Singular and plural are
-// merged before, by the extractor's canonical form.
-func ConceptKey(s string) string { return strings.ReplaceAll(FoldKey(s), " ", "") }
+// ("pre-training", "pretraining", "Pre Training"), and each word in its
+// American spelling ("optimisation" → "optimization"). Singular and plural
+// are merged before, by the extractor's canonical form. The key of a
+// phrase is the keys of its words joined: ConceptKey("a b") ==
+// ConceptKey("a") + ConceptKey("b").
+func ConceptKey(s string) string {
+	f := FoldKey(s)
+	if !strings.Contains(f, " ") {
+		return spellingKey(f)
+	}
+	var b strings.Builder
+	b.Grow(len(f))
+	for _, w := range strings.Fields(f) {
+		b.WriteString(spellingKey(w))
+	}
+	return b.String()
+}
+
+// ConceptWordKeys are the keys of a concept name's words, split at spaces
+// only: "vision-language process reward model" → [visionlanguage process
+// reward model]. A hyphenated word stays one word, so the hierarchy never
+// cuts one ("language model" is not the broader concept of
+// "vision-language model").
+func ConceptWordKeys(name string) []string {
+	f := strings.Fields(LatexToText(name))
+	out := make([]string, 0, len(f))
+	for _, w := range f {
+		if k := ConceptKey(w); k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// IsAcronym reports whether a word is an acronym: at least two capitals
+// and no run of three lower-case letters other than a plural "s" ("LLMs",
+// "VL-PRMs", "RL", "LoRA", not "Trace2Skill" or "Transformer").
+func IsAcronym(w string) bool {
+	upper, lowerRun := 0, 0
+	for _, r := range strings.TrimSuffix(w, "s") {
+		switch {
+		case unicode.IsUpper(r):
+			upper++
+			lowerRun = 0
+		case unicode.IsLower(r):
+			lowerRun++
+			if lowerRun >= 3 {
+				return false
+			}
+		case unicode.IsSpace(r):
+			return false
+		default:
+			lowerRun = 0
+		}
+	}
+	return upper >= 2
+}
+
+// SingularAcronym strips a plural "s" from an acronym ("MLLMs" → "MLLM").
+func SingularAcronym(w string) string {
+	if len(w) > 2 && strings.HasSuffix(w, "s") && unicode.IsUpper(rune(w[len(w)-2])) {
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// isClean reports whether CleanText would return s as it is: printable
+// ASCII with single inner spaces (most rendered titles and abstracts).
+func isClean(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < ' ' || c >= 0x7f || c == ' ' && s[i+1] == ' ' {
+			return false
+		}
+	}
+	return true
+}
 
 // ArXivKey normalises an arXiv identifier for identity: the "arXiv:" prefix,
 // URL and version suffix removed ("arXiv:2503.01234v2" → "2503.01234",
@@ -93,6 +170,14 @@ func Tokens(s string) []string { return strings.Fields(FoldKey(s)) }
 
 // foldKey folds already-rendered text.
 func foldKey(s string) string {
+	if k, ok := foldASCII(s); ok {
+		return k
+	}
+	return foldUnicode(s)
+}
+
+// foldUnicode is foldKey for any text.
+func foldUnicode(s string) string {
 	s = norm.NFKD.String(s)
 	var b strings.Builder
 	b.Grow(len(s))
@@ -122,6 +207,44 @@ func foldKey(s string) string {
 	return b.String()
 }
 
+// foldASCII is foldKey for ASCII text, without Unicode normalisation (most
+// words of most texts: concept keys are built for every span of every
+// abstract).
+func foldASCII(s string) (string, bool) {
+	clean := true // already lower-case letters and digits only
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return "", false
+		}
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			clean = false
+		}
+	}
+	if clean {
+		return s, true
+	}
+	b := make([]byte, 0, len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		default:
+			space = true
+			continue
+		}
+		if space && len(b) > 0 {
+			b = append(b, ' ')
+		}
+		space = false
+		b = append(b, c)
+	}
+	return string(b), true
+}
+
 // foldSpecial maps letters that NFKD does not decompose to their ASCII
 // spelling, as a reader without the diacritic would type them.
 var foldSpecial = map[rune]string{
@@ -133,6 +256,9 @@ var foldSpecial = map[rune]string{
 // and non-breaking spaces) to one space and removes a byte-order mark and
 // control characters.
 func CleanText(s string) string {
+	if isClean(s) {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false

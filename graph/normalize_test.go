@@ -155,3 +155,47 @@ func TestConceptKeyMergesVariants(t *testing.T) {
 		t.Error("different terms share a key")
 	}
 }
+
+// The ASCII fast path of the fold gives what the Unicode path gives.
+func FuzzFoldASCII(f *testing.F) {
+	for _, s := range []string{"Pre-Training", "GPT-4o", "a  b", "", "x_y.z", "3D Gaussian", "ÀB"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := graph.FoldKey(s), graph.FoldKeySlow(s); got != want {
+			t.Fatalf("FoldKey(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// The clean-text fast path returns what the full cleaning returns.
+func FuzzCleanText(f *testing.F) {
+	for _, s := range []string{"a b", " a", "a  b", "a\tb", "é", "", "x ", "\ufeffa"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := graph.CleanText(s), graph.CleanTextSlow(s); got != want {
+			t.Fatalf("CleanText(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+func TestAmericanSpelling(t *testing.T) {
+	for in, want := range map[string]string{
+		"optimisation": "optimization", "optimised": "optimized", "generalisation": "generalization",
+		"behaviours": "behaviors", "colour": "color", "modelling": "modeling", "labelled": "labeled",
+		"centre": "center", "centres": "centers", "analyse": "analyze", "catalogue": "catalogue",
+		"supervised": "supervised", "noise": "noise", "promise": "promise", "analyses": "analyses",
+		"hour": "hour", "metric": "metric", "fulfil": "fulfill", "grey": "gray", "model": "model",
+	} {
+		if got := graph.AmericanSpelling(in); got != want {
+			t.Errorf("AmericanSpelling(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if graph.ConceptKey("Policy Optimisation") != graph.ConceptKey("policy optimization") {
+		t.Error("British and American spellings are two concept keys")
+	}
+	if graph.ConceptKey("dialogue system") != graph.ConceptKey("dialog systems"[:13]) {
+		t.Error("dialogue and dialog are two concept keys")
+	}
+}

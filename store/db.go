@@ -458,6 +458,26 @@ func (db *DB) DropCounters(prefix string) error {
 	return db.bdb.DropPrefix(counterKey(prefix))
 }
 
+// DropTerms deletes every entry of a search-index namespace, as
+// DropCounters does.
+func (db *DB) DropTerms(ns graph.Index) error {
+	if db.dry != nil {
+		return graph.Errorf(graph.Invalid, "cannot drop index entries in a dry run")
+	}
+	if db.seq == nil {
+		return graph.Errorf(graph.Invalid, "store is open read-only")
+	}
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	if err := db.settle(); err != nil {
+		return err
+	}
+	if db.hot != nil {
+		db.hot.clear()
+	}
+	return db.bdb.DropPrefix(termPrefix(ns, ""))
+}
+
 // DryRun makes every later Update of this DB keep its writes in memory
 // instead of committing them to Badger: reads inside Updates see them,
 // nothing is stored, and the writes are gone when the DB is closed. Memory

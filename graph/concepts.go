@@ -2,52 +2,96 @@ package graph
 
 import (
 	"cmp"
+	"context"
 	"slices"
+	"strconv"
 	"strings"
 )
 
-// maxConceptsPerPaper bounds a paper's mentions.
-const maxConceptsPerPaper = 20
+// The concept layer: see doc.go ("Concepts") for the rules and why.
 
-// coOccurTop is how many of a paper's best concepts count for co-occurrence:
-// 45 pairs a paper instead of 190, and the pairs that say most.
-const coOccurTop = 10
-
-// topConcepts picks a paper's coOccurTop best mentions, by weight then id,
-// so the same stored weights always give the same set.
-func topConcepts(m map[NodeID]float64) map[NodeID]bool {
-	ids := make([]NodeID, 0, len(m))
-	for c := range m {
-		ids = append(ids, c)
-	}
-	slices.SortFunc(ids, func(a, b NodeID) int {
-		if m[a] != m[b] {
-			if m[a] > m[b] {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(a, b)
-	})
-	top := make(map[NodeID]bool, coOccurTop)
-	for _, c := range ids[:min(len(ids), coOccurTop)] {
-		top[c] = true
-	}
-	return top
-}
+const (
+	// voteTop: a paper's best key terms vote for becoming concepts.
+	voteTop = 10
+	// voteTopSingle: a single common word votes only from a paper's five
+	// best key terms (see votable).
+	voteTopSingle = 5
+	// introducedTop: a term a paper introduces (an acronym of its title, the
+	// named method before its colon) is a concept at once when it is among
+	// the paper's five best key terms.
+	introducedTop = 5
+	// coOccurTop is how many of a paper's best concepts count for
+	// co-occurrence: 45 pairs a paper, and the pairs that say most.
+	coOccurTop = 10
+)
 
 // dfCounter names the document frequency of a candidate key.
 func dfCounter(key string) string { return "df/" + key }
+
+// A document-frequency counter holds, in one int64, the number of papers
+// that use a term and the first of them with the weight a link to the
+// term would have there, until the term becomes a concept and that paper
+// is linked to it (SettleConcepts). Three terms in four are used by one
+// paper only: they need no posting of their own.
+//
+//	count (24 bits) | weight level (3 bits) | paper sequence (36 bits)
+const (
+	dfSeqBits   = 36
+	dfLevelBits = 3
+	dfMaxCount  = 1<<24 - 1
+)
+
+func encodeDF(count int64, level int, seq uint64) int64 {
+	if count <= 0 {
+		return 0
+	}
+	return min(count, dfMaxCount)<<(dfSeqBits+dfLevelBits) | int64(level)<<dfSeqBits | int64(seq&(1<<dfSeqBits-1))
+}
+
+func decodeDF(v int64) (count int64, level int, seq uint64) {
+	return v >> (dfSeqBits + dfLevelBits), int(v >> dfSeqBits & (1<<dfLevelBits - 1)), uint64(v) & (1<<dfSeqBits - 1)
+}
+
+// dfLevel quantises a link weight in (0, 1] to a level, and back.
+func dfLevel(w float64) int       { return min(7, max(0, int(w*8))) }
+func dfLevelWeight(l int) float64 { return (float64(l) + 0.5) / 8 }
+
+// voteCounter names the key-term votes of a candidate key.
+func voteCounter(key string) string { return "kt/" + key }
+
+// AcronymDefKeys are the document-frequency keys of an acronym definition:
+// the papers that define the acronym at all, and those that define it as
+// this long form. Their ratio says whether a bare use of the acronym in
+// another paper stands for the long form.
+func AcronymDefKeys(short, longKey string) []string {
+	return []string{"acr:" + short, "acr:" + short + "=" + longKey}
+}
+
+// AcronymSpelledOut reports whether an acronym is a short form of its long
+// form, to be read as it: when at least one paper in five of those that
+// use it spells it out ("LLM", "RL", "GNN"). An acronym that papers use
+// bare four times in five is the name people know the thing by ("BERT",
+// "GPU", "RGB", "CLIP"), and stays the name. Papers that spell an acronym
+// out count its uses under the long form, so the two counts are apart.
+func AcronymSpelledOut(stats CorpusStats, short string) bool {
+	short = SingularAcronym(short)
+	defs := stats.DocFreq(AcronymDefKeys(short, "")[0])
+	return defs > 0 && 4*defs >= stats.DocFreq(ConceptKey(short))
+}
 
 // paperText is what the extractor reads of a paper: its title and every
 // abstract.
 func paperText(abstracts []string) string { return strings.Join(abstracts, "\n\n") }
 
+// analysisKey is the key of the analysis cache: the same title and text
+// are tagged once per run.
+func analysisKey(title, text string) string { return title + "\x00" + text }
+
 // analyze runs the extractor, caching by text so the same text (a paper in
 // two documents of one run, work done ahead by the pipeline) is not tagged
 // twice.
 func (w *writer) analyze(title, text string) TextAnalysis {
-	key := title + "\x00" + text
+	key := analysisKey(title, text)
 	if a, ok := w.analyses[key]; ok {
 		return a
 	}
@@ -96,20 +140,52 @@ func (w *writer) countTerms(old, cur TextAnalysis) error {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		n, err := w.tx.AddCounter(dfCounter(k), seen[k])
+		name := dfCounter(k)
+		v, err := w.tx.Counter(name)
 		if err != nil {
 			return err
 		}
+		n, level, seq := decodeDF(v)
+		switch d := seen[k]; {
+		case d > 0 && n == 0:
+			level, seq = 0, w.paper.Seq() // the first paper (weight: recordUses)
+		case d < 0 && seq == w.paper.Seq():
+			level, seq = 0, 0
+		}
+		n = max(n+seen[k], 0)
+		if nv := encodeDF(n, level, seq); nv != v {
+			if _, err := w.tx.AddCounter(name, nv-v); err != nil {
+				return err
+			}
+		}
 		w.df[k] = n // ranking reads it next: spare the second lookup
+	}
+	for _, d := range cur.Definitions() {
+		if err := w.tx.PutTerm(IdxAcronymDef, d.Short+" "+d.Name, 0); err != nil {
+			return err
+		}
+		if err := w.tx.PutTerm(IdxAcronymOf, ConceptKey(d.Name)+" "+d.Short, 0); err != nil {
+			return err
+		}
+		if err := w.claimAcronym(d.Short, ConceptKey(d.Name)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 // paperConcepts re-reads a paper's text after it changed: document
 // frequencies move from the old text to the new (oldAbstracts nil: the
-// paper is new or was never counted), then its mentions are ranked anew.
+// paper is new or was never counted), its key terms vote (a term with two
+// votes becomes a concept, and the papers that used it before are linked
+// to it), the paper is linked to every concept its text mentions, and its
+// terms that are no concept yet are recorded for the day they become one.
 func (w *writer) paperConcepts(p *Node, oldAbstracts, abstracts []string, sortKey []byte) error {
+	if err := w.useVocabulary(); err != nil {
+		return err
+	}
 	cur := w.analyze(p.Label, paperText(abstracts))
+	w.paper = p.ID
 	var old TextAnalysis
 	if oldAbstracts != nil && p.Terms == w.svc.terms.Version() {
 		old = w.analyze(p.Label, paperText(oldAbstracts))
@@ -123,77 +199,353 @@ func (w *writer) paperConcepts(p *Node, oldAbstracts, abstracts []string, sortKe
 			return err
 		}
 	}
-	return w.setMentions(p, cur.Rank(newTxStats(w), maxConceptsPerPaper), sortKey)
-}
-
-// setMentions replaces a paper's mentions with terms. Co-occurrence pairs
-// move by the difference between the old and new concept sets, so replaying
-// the same terms changes nothing. A concept left without papers is removed.
-func (w *writer) setMentions(p *Node, terms []Term, sortKey []byte) error {
-	tx := w.tx
-	old := map[NodeID]float64{}
-	if err := tx.Edges(p.ID, Mentions, Out, func(c NodeID, wt float64) bool { old[c] = wt; return true }); err != nil {
+	stats := newTxStats(w)
+	r := cur.Ranked(stats)
+	var oldR Ranking
+	if old != nil {
+		// what the old text voted and used, as well as it can be told now
+		oldR = old.Ranked(stats)
+	}
+	if err := w.vote(p.ID, oldR, r); err != nil {
 		return err
 	}
-	cur := map[NodeID]float64{}
-	var order []NodeID
-	for _, t := range terms {
-		if len(order) >= maxConceptsPerPaper {
-			break
-		}
-		c, err := w.concept(t)
-		if err != nil {
-			return err
-		}
-		if c == 0 {
-			continue
-		}
-		if _, dup := cur[c]; dup {
-			cur[c] = max(cur[c], t.Score)
-			continue
-		}
-		cur[c] = t.Score
-		order = append(order, c)
+	linked, err := w.link(p, r, sortKey)
+	if err != nil {
+		return err
 	}
-	// co-occurrence among each paper's top concepts: +1 for pairs new to
-	// this paper, -1 for pairs it lost
-	oldTop, curTop := topConcepts(old), topConcepts(cur)
-	in := func(m map[NodeID]bool, a, b NodeID) bool { return m[a] && m[b] }
-	for _, pass := range []struct {
-		from, other map[NodeID]bool
-		delta       int64
-	}{{curTop, oldTop, 1}, {oldTop, curTop, -1}} {
-		ids := make([]NodeID, 0, len(pass.from))
-		for c := range pass.from {
-			ids = append(ids, c)
-		}
-		slices.Sort(ids)
-		for i, a := range ids {
-			for _, b := range ids[i+1:] {
-				if !in(pass.other, a, b) {
-					if err := w.pair(CoOccurs, a, b, pass.delta); err != nil {
-						return err
-					}
-				}
-			}
-		}
+	return w.recordUses(p.ID, oldR, r, linked)
+}
+
+// link replaces a paper's mentions with the concepts its text names and
+// returns them.
+func (w *writer) link(p *Node, r Ranking, sortKey []byte) (map[NodeID]float64, error) {
+	links := r.Link(w.resolve)
+	if w.err != nil {
+		err := w.err
+		w.err = nil
+		return nil, err
 	}
-	oldIDs := make([]NodeID, 0, len(old))
-	for c := range old {
-		oldIDs = append(oldIDs, c)
+	cur := make(map[NodeID]float64, len(links))
+	for _, l := range links {
+		cur[l.Concept] = l.Weight
 	}
-	slices.Sort(oldIDs)
-	// added or re-weighted concepts
-	for _, c := range order {
-		if _, had := old[c]; had {
-			if old[c] != cur[c] {
-				if _, err := tx.PutEdge(p.ID, Mentions, c, cur[c]); err != nil {
+	old, err := w.mentions(p.ID)
+	if err != nil {
+		return nil, err
+	}
+	// its co-occurrence pairs are counted once its mentions have settled:
+	// counted now, the papers that gain concepts later would count twice
+	return cur, w.moveMentions(p.ID, old, cur, sortKey, true)
+}
+
+// mentions reads a paper's current mentions.
+func (w *writer) mentions(p NodeID) (map[NodeID]float64, error) {
+	old := map[NodeID]float64{}
+	err := w.tx.Edges(p, Mentions, Out, func(c NodeID, wt float64) bool { old[c] = wt; return true })
+	return old, err
+}
+
+// useTerm is the IdxTermUse entry of a term use: "<key> <weight>".
+func useTerm(u Use) string { return u.Key + " " + strconv.FormatFloat(u.Weight, 'f', 3, 64) }
+
+// maxPostings: a term used by this many papers without becoming a concept
+// is not recorded for more of them (a concept it becomes later is linked
+// to those it was recorded for, and to the papers after it).
+const maxPostings = 50
+
+// recordUses records the paper's terms that are no concept yet, with the
+// weight a link would have, so that the paper is linked to a term when it
+// becomes a concept (SettleConcepts): the first paper of a term in the
+// term's document frequency, the next ones as IdxTermUse entries. Uses of
+// the old text that the new one lacks are removed.
+func (w *writer) recordUses(p NodeID, oldR, cur Ranking, linked map[NodeID]float64) error {
+	uses := cur.Uses()
+	keep := make(map[string]bool, len(uses))
+	for _, u := range uses {
+		keep[u.Key] = true
+	}
+	if oldR != nil {
+		for _, u := range oldR.Uses() {
+			if !keep[u.Key] {
+				if err := w.dropUse(p, u.Key); err != nil {
 					return err
 				}
 			}
+		}
+	}
+	for _, u := range uses {
+		if w.vocab.mayHave(u.Key) {
+			id, err := w.tx.Lookup(IdxConcept, u.Key)
+			if err == nil {
+				if _, ok := linked[id]; ok {
+					continue // a concept already, and linked
+				}
+			} else if ErrorCode(err) != NotFound {
+				return err
+			}
+		}
+		if n, counted := w.df[u.Key]; counted {
+			name := dfCounter(u.Key)
+			v, err := w.tx.Counter(name)
+			if err != nil {
+				return err
+			}
+			_, level, seq := decodeDF(v)
+			if seq == p.Seq() {
+				if l := dfLevel(u.Weight); l != level {
+					if _, err := w.tx.AddCounter(name, encodeDF(n, l, seq)-v); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			if n > maxPostings {
+				continue
+			}
+		}
+		if err := w.tx.PutTerm(IdxTermUse, useTerm(u), p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropUse removes a paper's use of a term, whatever its weight.
+func (w *writer) dropUse(p NodeID, key string) error {
+	var terms []string
+	if err := w.tx.Terms(IdxTermUse, key+" ", func(term string, id NodeID) bool {
+		if id == p {
+			terms = append(terms, term)
+		}
+		return true
+	}); err != nil {
+		return err
+	}
+	for _, t := range terms {
+		if err := w.tx.DeleteTerm(IdxTermUse, t, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// markBackfill records that papers may have used a concept (or a new name
+// of it) before it existed: SettleConcepts links them. Linking them here,
+// one concept at a time, rewrote the same early papers' mentions again and
+// again (a tenth of ingest's time); settled together, each paper is
+// rewritten once. When more papers used the name than uses are recorded
+// for (maxPostings), or the name is one word, the stored texts are scanned
+// for it instead.
+func (w *writer) markBackfill(c NodeID, name string) error {
+	if w.deferLinks {
+		return nil
+	}
+	if err := w.tx.PutTerm(IdxBackfill, authorTerm(c), c); err != nil {
+		return err
+	}
+	// A single word is recorded only where it was a term of its own; its
+	// other uses (the front of "skill library") are found by the scan.
+	if strings.ContainsAny(name, " -") || isOneAcronym(name) {
+		df, err := newTxStats(w).docFreq(ConceptKey(name))
+		if err != nil || df <= maxPostings+1 {
+			return err
+		}
+	}
+	return w.tx.PutTerm(IdxRescan, authorTerm(c), c)
+}
+
+// votable is the key of a term that may vote, "" if it may not: a term
+// the paper uses once is no topic of it; a single common word votes only
+// when the paper is about it: among its five best terms and used three
+// times, or among its ten best and used five times ("skill" in a paper
+// about agent skills, not "gap" in every paper that bridges one).
+func votable(t Term, rank int) string {
+	switch {
+	case t.Fragment:
+		return ""
+	case t.Single && !(rank < voteTopSingle && t.Count >= 3 || t.Count >= 5):
+		return ""
+	case t.Count < 2 && !t.Introduced:
+		return ""
+	}
+	return ConceptKey(t.Name)
+}
+
+// vote moves a paper's key-term votes from its old terms to its new ones;
+// a term reaching two votes, or one the paper introduces, becomes a
+// concept, and every paper that used it before is linked to it. Replaying
+// the same terms changes nothing.
+func (w *writer) vote(p NodeID, oldR, cur Ranking) error {
+	gone := map[string]bool{}
+	if oldR != nil {
+		for i, t := range oldR.Top(voteTop) {
+			if k := votable(t, i); k != "" {
+				gone[k] = true
+			}
+		}
+	}
+	var added []int
+	terms := cur.Top(voteTop)
+	for i, t := range terms {
+		k := votable(t, i)
+		if k == "" {
 			continue
 		}
-		if _, err := w.edge(p.ID, Mentions, c, cur[c]); err != nil {
+		if gone[k] {
+			delete(gone, k)
+			continue
+		}
+		added = append(added, i)
+	}
+	for _, k := range slices.Sorted(mapKeys(gone)) {
+		if n, err := w.tx.Counter(voteCounter(k)); err != nil {
+			return err
+		} else if n > 0 {
+			if _, err := w.tx.AddCounter(voteCounter(k), -1); err != nil {
+				return err
+			}
+		}
+	}
+	for _, i := range added {
+		t := terms[i]
+		n, err := w.tx.AddCounter(voteCounter(ConceptKey(t.Name)), 1)
+		if err != nil {
+			return err
+		}
+		if w.tally != nil {
+			w.tally.add(t, i < introducedTop)
+			continue
+		}
+		if n < 2 && !(t.Introduced && i < introducedTop) {
+			continue
+		}
+		if _, _, err := w.concept(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// voteTally collects a recompute's votes, so that concepts are made once
+// every paper has voted, each named by the form most of its voters wrote
+// ("retrieval-augmented generation" over "retrieval augmented
+// generation"), whatever order the papers came in.
+type voteTally map[string]*tallied
+
+type tallied struct {
+	votes      int
+	introduced bool
+	names      map[string]int
+	aliases    map[string]bool
+}
+
+func (v voteTally) add(t Term, top bool) {
+	k := ConceptKey(t.Name)
+	x := v[k]
+	if x == nil {
+		x = &tallied{names: map[string]int{}, aliases: map[string]bool{}}
+		v[k] = x
+	}
+	x.votes++
+	x.introduced = x.introduced || t.Introduced && top
+	x.names[t.Name]++
+	for _, a := range t.Aliases {
+		x.aliases[a] = true
+	}
+}
+
+// term is what a tallied key becomes: its most written name, its aliases.
+func (x *tallied) term() Term {
+	best, n := "", 0
+	for name, k := range x.names {
+		if k > n || k == n && name < best {
+			best, n = name, k
+		}
+	}
+	return Term{Name: best, Aliases: slices.Sorted(mapKeys(x.aliases))}
+}
+
+func mapKeys[K cmp.Ordered, V any](m map[K]V) func(func(K) bool) {
+	return func(yield func(K) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// addMentions links a paper to more concepts (with their weights).
+func (w *writer) addMentions(p NodeID, add map[NodeID]float64) error {
+	old, err := w.mentions(p)
+	if err != nil {
+		return err
+	}
+	n, err := w.tx.Node(p)
+	if err != nil {
+		if ErrorCode(err) == NotFound {
+			return nil
+		}
+		return err
+	}
+	cur := make(map[NodeID]float64, len(old)+len(add))
+	for k, v := range old {
+		cur[k] = v
+	}
+	changed := false
+	for c, wt := range add {
+		if _, ok := cur[c]; !ok {
+			cur[c] = round3(wt)
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	return w.moveMentions(p, old, cur, PaperSortKey(&n), true)
+}
+
+func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }
+
+// topConcepts picks a paper's coOccurTop best mentions, by weight then id,
+// so the same stored weights always give the same set.
+func topConcepts(m map[NodeID]float64) map[NodeID]bool {
+	ids := make([]NodeID, 0, len(m))
+	for c := range m {
+		ids = append(ids, c)
+	}
+	slices.SortFunc(ids, func(a, b NodeID) int {
+		if m[a] != m[b] {
+			return cmp.Compare(m[b], m[a])
+		}
+		return cmp.Compare(a, b)
+	})
+	top := make(map[NodeID]bool, coOccurTop)
+	for _, c := range ids[:min(len(ids), coOccurTop)] {
+		top[c] = true
+	}
+	return top
+}
+
+// moveMentions changes a paper's mentions from old to cur. A concept left
+// without papers is removed. The caller counts the paper's co-occurrence
+// pairs, or has them counted later, once its mentions have settled (mark:
+// settleCoOccurrence).
+func (w *writer) moveMentions(p NodeID, old, cur map[NodeID]float64, sortKey []byte, mark bool) error {
+	tx := w.tx
+	changed := false
+	for _, c := range slices.Sorted(mapKeys(cur)) {
+		if wt, had := old[c]; had {
+			if wt != cur[c] {
+				if _, err := tx.PutEdge(p, Mentions, c, cur[c]); err != nil {
+					return err
+				}
+				changed = true
+			}
+			continue
+		}
+		changed = true
+		if _, err := w.edge(p, Mentions, c, cur[c]); err != nil {
 			return err
 		}
 		if _, err := tx.AddCounter(degreeCounter(c, Mentions), 1); err != nil {
@@ -203,12 +555,12 @@ func (w *writer) setMentions(p *Node, terms []Term, sortKey []byte) error {
 			return err
 		}
 	}
-	// removed concepts
-	for _, c := range oldIDs {
+	for _, c := range slices.Sorted(mapKeys(old)) {
 		if _, keep := cur[c]; keep {
 			continue
 		}
-		if existed, err := tx.DeleteEdge(p.ID, Mentions, c); err != nil {
+		changed = true
+		if existed, err := tx.DeleteEdge(p, Mentions, c); err != nil {
 			return err
 		} else if existed {
 			w.count(cntEdges, -1)
@@ -224,78 +576,360 @@ func (w *writer) setMentions(p *Node, terms []Term, sortKey []byte) error {
 			}
 		}
 	}
+	if !changed || !mark {
+		return nil
+	}
+	return tx.PutTerm(IdxCoDirty, authorTerm(p), p)
+}
+
+// useVocabulary builds the store's vocabulary filter if no writer has.
+// Ingest refuses a store whose concepts another version of the extractor
+// made (they would mix): it must be rebuilt first.
+func (w *writer) useVocabulary() error {
+	if w.vocab == nil {
+		w.vocab = vocabularyOf(w.svc.store)
+	}
+	if v := w.svc.terms.Version(); !w.deferLinks && w.vocab.current != v {
+		if err := w.svc.termsCurrent(w.tx); err != nil {
+			return err
+		}
+		w.vocab.current = v // a store stays current once it is
+	}
+	return w.vocab.build(w.tx)
+}
+
+// termsCurrent returns a Conflict error when the store's concepts were made
+// by another version of the term extractor. The first paper tells: ingest
+// and recompute both go through papers in id order.
+func (s *Service) termsCurrent(r Reader) error {
+	var first NodeID
+	if err := r.NodeIDs(KindPaper, 0, func(id NodeID) bool { first = id; return false }); err != nil || first == 0 {
+		return err
+	}
+	n, err := r.Node(first)
+	if err != nil {
+		return err
+	}
+	if n.Terms != "" && n.Terms != s.terms.Version() {
+		return Errorf(Conflict, "the store's concepts were made by term extractor %s and this kg has %s: run `kg recompute` on it first (see kg recompute --help)", n.Terms, s.terms.Version())
+	}
 	return nil
 }
 
-// concept resolves a term to a concept node, creating it, adding aliases and
-// linking it into the broader/narrower hierarchy. It returns 0 for a term
-// with no usable name.
-func (w *writer) concept(t Term) (NodeID, error) {
-	tx := w.tx
-	key := ConceptKey(t.Name)
-	if key == "" {
-		return 0, nil
+// TermsCurrent returns a Conflict error when the store's concepts were made
+// by another version of the term extractor (see RecomputeConcepts).
+func (s *Service) TermsCurrent(ctx context.Context) error {
+	if s.terms == nil {
+		return nil
 	}
-	id, err := tx.Lookup(IdxConcept, key)
-	if err != nil && ErrorCode(err) != NotFound {
-		return 0, err
+	r, err := s.store.Read(ctx)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return s.termsCurrent(r)
+}
+
+// resolve finds the concept a span of a text names (see
+// TextAnalysis.Link). A store error is kept in w.err and ends the linking.
+func (w *writer) resolve(key string, acronym bool) (Concept, bool) {
+	if w.err != nil {
+		return Concept{}, false
+	}
+	var id NodeID
+	var err error
+	if acronym {
+		if !w.vocab.mayHave(acronymVocabKey(key)) {
+			return Concept{}, false
+		}
+		if id, err = w.tx.Lookup(IdxAcronym, key); err == nil {
+			var ok bool
+			if ok, err = w.acronymStandsFor(key, id); err == nil && !ok {
+				return Concept{}, false
+			}
+		}
+	} else {
+		if !w.vocab.mayHave(key) {
+			return Concept{}, false
+		}
+		id, err = w.tx.Lookup(IdxConcept, key)
+	}
+	if ErrorCode(err) == NotFound {
+		return Concept{}, false
 	}
 	if err != nil {
+		w.err = err
+		return Concept{}, false
+	}
+	c, err := w.conceptOf(id)
+	if err != nil {
+		if ErrorCode(err) != NotFound {
+			w.err = err
+		}
+		return Concept{}, false
+	}
+	return c, true
+}
+
+// conceptOf reads a concept's name and key, through the store's
+// vocabulary cache (a concept is read once a run, not once a paper).
+func (w *writer) conceptOf(id NodeID) (Concept, error) {
+	if c, ok := w.vocab.concept(id); ok {
+		return c, nil
+	}
+	n, err := w.tx.Node(id)
+	if err != nil {
+		return Concept{}, err
+	}
+	c := Concept{ID: id, Name: n.Label, Key: ConceptKey(n.Label)}
+	w.vocab.remember(c)
+	return c, nil
+}
+
+// acronymStandsFor reports whether a bare acronym, in a paper that does not
+// define it, stands for concept id: when most papers that define the
+// acronym define it as that concept (or none defines it and the concept is
+// named by it). "RL" is reinforcement learning in nearly every
+// paper that spells it out; "SR" is super-resolution in some and symbolic
+// regression in others, and a bare "SR" is linked to neither.
+func (w *writer) acronymStandsFor(short string, id NodeID) (bool, error) {
+	c, err := w.conceptOf(id)
+	if err != nil {
+		return false, err
+	}
+	return acronymStandsFor(newTxStats(w), short, c.Key)
+}
+
+func acronymStandsFor(stats CorpusStats, short, conceptKey string) (bool, error) {
+	keys := AcronymDefKeys(short, "")
+	total := stats.DocFreq(keys[0])
+	if total == 0 {
+		return true, nil
+	}
+	return 2*stats.DocFreq(keys[1]+conceptKey) > total, nil
+}
+
+// docFreq is DocFreq with the store's error.
+func (s txStats) docFreq(key string) (int64, error) {
+	if n, ok := s.w.df[key]; ok {
+		return n, nil
+	}
+	v, err := s.w.tx.Counter(dfCounter(key))
+	n, _, _ := decodeDF(v)
+	return n, err
+}
+
+// claimAcronym gives a bare acronym to the concept most papers define it
+// as, when that concept exists: called when a paper defines short as the
+// long form with key longKey.
+func (w *writer) claimAcronym(short, longKey string) error {
+	target, err := w.tx.Lookup(IdxConcept, longKey)
+	if ErrorCode(err) == NotFound {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	owner, err := w.tx.Lookup(IdxAcronym, short)
+	switch {
+	case ErrorCode(err) == NotFound:
+	case err != nil:
+		return err
+	case owner == target:
+		return nil
+	default:
+		oc, err := w.conceptOf(owner)
+		if err != nil && ErrorCode(err) != NotFound {
+			return err
+		}
+		if err == nil {
+			keys := AcronymDefKeys(short, "")
+			mine, err := newTxStats(w).docFreq(keys[1] + longKey)
+			if err != nil {
+				return err
+			}
+			theirs, err := newTxStats(w).docFreq(keys[1] + oc.Key)
+			if err != nil || mine <= theirs {
+				return err
+			}
+		}
+	}
+	if err := w.indexAcronym(short, target); err != nil {
+		return err
+	}
+	if err := w.addAliasName(target, short); err != nil {
+		return err
+	}
+	return w.markBackfill(target, short)
+}
+
+// addAliasName records an alias on a concept node.
+func (w *writer) addAliasName(id NodeID, alias string) error {
+	n, err := w.tx.Node(id)
+	if err != nil {
+		return err
+	}
+	if n.Label == alias || slices.Contains(n.Aliases, alias) {
+		return nil
+	}
+	n.Aliases = insertSorted(n.Aliases, alias)
+	if err := w.tx.PutNode(n); err != nil {
+		return err
+	}
+	return w.searchTerms(id, alias)
+}
+
+// conceptIndexKeys are a concept's keys in the vocabulary filter: the
+// IdxConcept keys of its name and aliases, and its acronyms
+// (acronymVocabKey).
+func conceptIndexKeys(n *Node) []string {
+	var out []string
+	for _, s := range append([]string{n.Label}, n.Aliases...) {
+		if isOneAcronym(s) {
+			out = append(out, acronymVocabKey(SingularAcronym(s)))
+			continue
+		}
+		if k := ConceptKey(s); k != "" && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// isOneAcronym reports whether s is a single acronym ("RL", "VL-PRM").
+func isOneAcronym(s string) bool { return !strings.Contains(s, " ") && IsAcronym(s) }
+
+// concept finds the concept a term names or creates it, adding the term's
+// aliases and linking it into the broader/narrower hierarchy. It returns 0
+// for a term with no usable name.
+func (w *writer) concept(t Term) (id NodeID, created bool, err error) {
+	tx := w.tx
+	name := t.Name
+	key := ConceptKey(name)
+	if key == "" {
+		return 0, false, nil
+	}
+	acr := isOneAcronym(name)
+	if acr {
+		name = SingularAcronym(name)
+		id, err = tx.Lookup(IdxAcronym, name)
+	} else {
+		id, err = tx.Lookup(IdxConcept, key)
+	}
+	if err != nil && ErrorCode(err) != NotFound {
+		return 0, false, err
+	}
+	if err != nil && !acr {
 		id = 0
-		// Not known by its name; maybe by an alias (a bare acronym seen
-		// before its definition): then the long form becomes the name.
+		// Not known by its name; maybe by an acronym (a concept named by
+		// its acronym before a paper spelled it out): the long form
+		// becomes its name.
 		for _, a := range t.Aliases {
-			aid, aerr := tx.Lookup(IdxConcept, ConceptKey(a))
+			if !isOneAcronym(a) {
+				continue
+			}
+			aid, aerr := tx.Lookup(IdxAcronym, a)
 			if aerr != nil {
 				continue
 			}
 			n, err := tx.Node(aid)
 			if err != nil {
-				return 0, err
+				return 0, false, err
 			}
-			if ConceptKey(n.Label) == ConceptKey(a) {
-				if err := w.renameConcept(&n, t.Name); err != nil {
-					return 0, err
+			if n.Label == a {
+				// one concept: named by the long form when papers spell
+				// the acronym out, else by the acronym
+				if AcronymSpelledOut(newTxStats(w), a) {
+					if err := w.renameConcept(&n, name); err != nil {
+						return 0, false, err
+					}
 				}
 				id = aid
 			}
 			break
 		}
+	} else if err != nil {
+		id = 0
 	}
 	if id == 0 {
 		if id, err = tx.NewID(KindConcept); err != nil {
-			return 0, err
+			return 0, false, err
 		}
-		if err := tx.PutNode(Node{ID: id, Label: t.Name}); err != nil {
-			return 0, err
+		if err := tx.PutNode(Node{ID: id, Label: name}); err != nil {
+			return 0, false, err
 		}
-		if err := tx.PutLookup(IdxConcept, key, id); err != nil {
-			return 0, err
+		if acr {
+			err = w.indexAcronym(name, id)
+		} else {
+			err = w.indexConcept(id, key)
 		}
-		if err := w.searchTerms(id, t.Name); err != nil {
-			return 0, err
+		if err != nil {
+			return 0, false, err
+		}
+		if err := w.searchTerms(id, name); err != nil {
+			return 0, false, err
 		}
 		w.count(cntConcepts, 1)
 		w.res.ConceptsAdded++
-		if err := w.hierarchy(id, t.Name); err != nil {
-			return 0, err
+		created = true
+		if !acr {
+			if err := w.hierarchy(id, name); err != nil {
+				return 0, false, err
+			}
+		}
+		if err := w.markBackfill(id, name); err != nil {
+			return 0, false, err
+		}
+		if !acr {
+			// the acronyms papers defined for it before it was a concept
+			var shorts []string
+			if err := tx.Terms(IdxAcronymOf, key+" ", func(term string, _ NodeID) bool {
+				shorts = append(shorts, term[len(key)+1:])
+				return true
+			}); err != nil {
+				return 0, false, err
+			}
+			for _, short := range shorts {
+				if err := w.claimAcronym(short, key); err != nil {
+					return 0, false, err
+				}
+			}
 		}
 	}
-	return id, w.addAliases(id, key, t.Aliases)
+	return id, created, w.addAliases(id, t.Aliases)
+}
+
+// indexConcept adds an IdxConcept key of a concept (and to the vocabulary
+// filter).
+func (w *writer) indexConcept(id NodeID, key string) error {
+	if w.vocab != nil {
+		w.vocab.add(key)
+	}
+	return w.tx.PutLookup(IdxConcept, key, id)
+}
+
+// acronymVocabKey is an acronym's key in the vocabulary filter, apart from
+// concept keys ("RL" is not the word "rl").
+func acronymVocabKey(short string) string { return "\x01" + short }
+
+// indexAcronym makes an acronym name a concept (and adds it to the
+// vocabulary filter).
+func (w *writer) indexAcronym(short string, id NodeID) error {
+	if w.vocab != nil {
+		w.vocab.add(acronymVocabKey(short))
+	}
+	return w.tx.PutLookup(IdxAcronym, short, id)
 }
 
 // renameConcept gives a concept known by an acronym its long form as name,
 // keeping the acronym as an alias.
 func (w *writer) renameConcept(n *Node, name string) error {
-	if err := w.tx.DeleteTerm(IdxConceptTail, reverseWords(strings.Fields(FoldKey(n.Label))), n.ID); err != nil {
-		return err
-	}
-	n.Aliases = appendNew(n.Aliases, n.Label)
+	n.Aliases = insertSorted(n.Aliases, n.Label)
 	n.Label = name
 	if err := w.tx.PutNode(*n); err != nil {
 		return err
 	}
-	if err := w.tx.PutLookup(IdxConcept, ConceptKey(name), n.ID); err != nil {
+	w.vocab.forget(n.ID)
+	if err := w.indexConcept(n.ID, ConceptKey(name)); err != nil {
 		return err
 	}
 	if err := w.searchTerms(n.ID, name); err != nil {
@@ -305,17 +939,22 @@ func (w *writer) renameConcept(n *Node, name string) error {
 }
 
 // addAliases records new aliases of a concept; the first concept to claim
-// an alias keeps it.
-func (w *writer) addAliases(id NodeID, key string, aliases []string) error {
+// an alias keeps it (acronyms change hands by claimAcronym).
+func (w *writer) addAliases(id NodeID, aliases []string) error {
 	tx := w.tx
 	var n *Node
 	changed := false
 	for _, a := range aliases {
-		ak := ConceptKey(a)
-		if ak == "" || ak == key {
+		acr := isOneAcronym(a)
+		ns, ak := IdxConcept, ConceptKey(a)
+		if acr {
+			a = SingularAcronym(a)
+			ns, ak = IdxAcronym, a
+		}
+		if ak == "" {
 			continue
 		}
-		owner, err := tx.Lookup(IdxConcept, ak)
+		owner, err := tx.Lookup(ns, ak)
 		indexed := err == nil
 		if err != nil && ErrorCode(err) != NotFound {
 			return err
@@ -330,13 +969,21 @@ func (w *writer) addAliases(id NodeID, key string, aliases []string) error {
 			}
 			n = &nn
 		}
-		if slices.Contains(n.Aliases, a) || ConceptKey(n.Label) == ak {
+		if slices.Contains(n.Aliases, a) || n.Label == a || (!acr && ConceptKey(n.Label) == ak) {
 			continue
 		}
-		n.Aliases = append(n.Aliases, a)
+		n.Aliases = insertSorted(n.Aliases, a)
 		changed = true
 		if !indexed {
-			if err := tx.PutLookup(IdxConcept, ak, id); err != nil {
+			if acr {
+				err = w.indexAcronym(ak, id)
+			} else {
+				err = w.indexConcept(id, ak)
+			}
+			if err != nil {
+				return err
+			}
+			if err := w.markBackfill(id, a); err != nil {
 				return err
 			}
 		}
@@ -359,20 +1006,7 @@ func (w *writer) dropConcept(c NodeID) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range append([]string{n.Label}, n.Aliases...) {
-		k := ConceptKey(name)
-		if owner, err := tx.Lookup(IdxConcept, k); err == nil && owner == c {
-			if err := tx.DeleteLookup(IdxConcept, k); err != nil {
-				return err
-			}
-		}
-		for _, tok := range Tokens(name) {
-			if err := tx.DeleteTerm(IdxSearch, tok, c); err != nil {
-				return err
-			}
-		}
-	}
-	if err := tx.DeleteTerm(IdxConceptTail, reverseWords(strings.Fields(FoldKey(n.Label))), c); err != nil {
+	if err := w.unindexConcept(&n); err != nil {
 		return err
 	}
 	var parents, children []NodeID
@@ -397,31 +1031,103 @@ func (w *writer) dropConcept(c NodeID) error {
 		if err != nil {
 			return err
 		}
-		if err := w.linkBroader(ch, strings.Fields(FoldKey(cn.Label))); err != nil {
+		if err := w.linkBroader(ch, cn.Label); err != nil {
 			return err
 		}
 	}
 	if err := tx.DeleteNode(c); err != nil {
 		return err
 	}
+	w.vocab.forget(c)
 	w.count(cntConcepts, -1)
 	return nil
 }
 
-func appendNew(s []string, v string) []string {
-	if slices.Contains(s, v) {
+// unindexConcept deletes a concept's lookups, search entries and tail
+// entry. Keys of earlier term versions are deleted too (ConceptKey before
+// spellings were folded), so recompute leaves nothing behind.
+func (w *writer) unindexConcept(n *Node) error {
+	tx := w.tx
+	for _, name := range append([]string{n.Label}, n.Aliases...) {
+		keys := []struct {
+			ns  Index
+			key string
+		}{{IdxConcept, ConceptKey(name)}, {IdxConcept, strings.ReplaceAll(FoldKey(name), " ", "")}}
+		if isOneAcronym(name) {
+			keys = append(keys, struct {
+				ns  Index
+				key string
+			}{IdxAcronym, SingularAcronym(name)})
+		}
+		for _, k := range keys {
+			if owner, err := tx.Lookup(k.ns, k.key); err == nil && owner == n.ID {
+				if err := tx.DeleteLookup(k.ns, k.key); err != nil {
+					return err
+				}
+			} else if err != nil && ErrorCode(err) != NotFound {
+				return err
+			}
+		}
+		for _, tok := range Tokens(name) {
+			if err := tx.DeleteTerm(IdxSearch, tok, n.ID); err != nil {
+				return err
+			}
+		}
+	}
+	for _, tail := range []string{tailTerm(ConceptWordKeys(n.Label)), reverseWords(strings.Fields(FoldKey(n.Label)))} {
+		if err := tx.DeleteTerm(IdxConceptTail, tail, n.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertSorted adds v to a sorted list of a concept's aliases (the order
+// they were met in would depend on the order papers came in).
+func insertSorted(s []string, v string) []string {
+	i, found := slices.BinarySearch(s, v)
+	if found {
 		return s
 	}
-	return append(s, v)
+	return slices.Insert(s, i, v)
 }
 
 // linkBroader links a concept to the longest proper tail of its words that
 // is itself a concept ("vision-language process reward model" → "process
-// reward model").
-func (w *writer) linkBroader(id NodeID, words []string) error {
-	for k := 1; k < len(words); k++ {
-		parent, err := w.tx.Lookup(IdxConcept, ConceptKey(strings.Join(words[k:], " ")))
-		if err == nil && parent != id {
+// reward model"; "agent reinforcement learning" → "reinforcement
+// learning"). Words are split at spaces only. A tail of two words or more
+// that is no concept yet becomes one when two papers or more use it, and
+// more papers than the longer term: "policy optimization" under "group
+// relative policy optimization", not "relative policy optimization".
+func (w *writer) linkBroader(id NodeID, name string) error {
+	fields := strings.Fields(LatexToText(name))
+	var words, keys []string
+	for _, f := range fields {
+		if k := ConceptKey(f); k != "" {
+			words, keys = append(words, f), append(keys, k)
+		}
+	}
+	for k := 1; k < len(keys); k++ {
+		tail := strings.Join(keys[k:], "")
+		parent, err := w.tx.Lookup(IdxConcept, tail)
+		if ErrorCode(err) == NotFound && len(keys)-k >= 2 {
+			// C-value's test: a tail used no more widely than the longer
+			// term is a piece of it ("relative policy optimization" of
+			// "group relative policy optimization"), not a term
+			stats := newTxStats(w)
+			df, derr := stats.docFreq(tail)
+			if derr != nil {
+				return derr
+			}
+			child, derr := stats.docFreq(strings.Join(keys, ""))
+			if derr != nil {
+				return derr
+			}
+			if df >= 2 && df > child {
+				parent, _, err = w.concept(Term{Name: strings.Join(words[k:], " ")})
+			}
+		}
+		if err == nil && parent != 0 && parent != id {
 			_, err := w.edge(id, Broader, parent, 0)
 			return err
 		} else if err != nil && ErrorCode(err) != NotFound {
@@ -431,18 +1137,23 @@ func (w *writer) linkBroader(id NodeID, words []string) error {
 	return nil
 }
 
+// tailTerm is a concept's IdxConceptTail entry: its word keys in reverse
+// order ("process reward model" → "model reward process"), so a prefix
+// scan finds every concept ending with a phrase.
+func tailTerm(words []string) string { return reverseWords(words) }
+
 // hierarchy links a new concept to its broader concept and re-parents the
 // existing longer concepts that end with it.
 func (w *writer) hierarchy(id NodeID, name string) error {
 	tx := w.tx
-	words := strings.Fields(FoldKey(name))
+	words := ConceptWordKeys(name)
 	if len(words) == 0 {
 		return nil
 	}
-	if err := w.linkBroader(id, words); err != nil {
+	if err := w.linkBroader(id, name); err != nil {
 		return err
 	}
-	rev := reverseWords(words)
+	rev := tailTerm(words)
 	var longer []NodeID
 	if err := tx.Terms(IdxConceptTail, rev+" ", func(_ string, c NodeID) bool {
 		if c != id {
@@ -465,7 +1176,7 @@ func (w *writer) hierarchy(id NodeID, name string) error {
 			if err != nil {
 				return err
 			}
-			if len(strings.Fields(FoldKey(pn.Label))) >= len(words) {
+			if len(ConceptWordKeys(pn.Label)) >= len(words) {
 				continue // already under a closer parent
 			}
 			if _, err := tx.DeleteEdge(c, Broader, cur); err != nil {

@@ -1,10 +1,3 @@
-// Package graph is the domain of kg: node and edge kinds, identity
-// (normalised titles and names), the storage interface it needs, the ingest
-// pipeline that turns parsed records into graph writes, and the traversals
-// (co-authors, neighbourhoods, related papers) that the GraphQL layer serves.
-//
-// graph imports none of kg's other packages; store, nlp and schema depend on
-// it, and cmd/kg wires them together.
 package graph
 
 import (

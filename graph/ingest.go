@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -15,6 +16,9 @@ import (
 type Service struct {
 	store Store
 	terms TermExtractor // nil: no concepts are extracted
+	// settling is held by SettleConcepts, and by Ingest around a document
+	// and the settle after it: a settle reads the graph before it writes.
+	settling sync.Mutex
 }
 
 // DryRun makes every later write of the service stay in memory: ingest
@@ -76,6 +80,8 @@ func degreeCounter(owner NodeID, t EdgeType) string {
 // pair gains one when an authorship edge is created, a co-occurrence pair
 // moves by the difference between a paper's old and new concept sets.
 func (s *Service) Ingest(ctx context.Context, doc Document) (IngestResult, error) {
+	s.settling.Lock()
+	defer s.settling.Unlock()
 	var res IngestResult
 	err := s.store.Update(ctx, func(tx Tx) error {
 		var err error
@@ -85,7 +91,7 @@ func (s *Service) Ingest(ctx context.Context, doc Document) (IngestResult, error
 	if err != nil {
 		return IngestResult{Source: doc.Source, Format: doc.Format, Records: len(doc.Records)}, err
 	}
-	return res, nil
+	return res, s.settle(ctx)
 }
 
 // ingestTx writes a document in tx; analyses holds term analyses already
@@ -166,19 +172,20 @@ func (s *Service) writeIn(tx Tx, source string, analyses map[string]TextAnalysis
 	if err := fn(w); err != nil {
 		return w.res, err
 	}
-	names := make([]string, 0, len(w.counts))
-	for name := range w.counts {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	return w.res, w.flushCounts()
+}
+
+// flushCounts moves the global counters the writer kept.
+func (w *writer) flushCounts() error {
+	for _, name := range slices.Sorted(mapKeys(w.counts)) {
 		if d := w.counts[name]; d != 0 {
-			if _, err := tx.AddCounter(name, d); err != nil {
-				return w.res, err
+			if _, err := w.tx.AddCounter(name, d); err != nil {
+				return err
 			}
 		}
 	}
-	return w.res, nil
+	w.counts = nil
+	return nil
 }
 
 func prefixAll(p string, s []string) []string {
@@ -293,6 +300,12 @@ type writer struct {
 	counts   map[string]int64
 	analyses map[string]TextAnalysis // extractor cache (see analyze)
 	df       map[string]int64        // document frequencies written in this transaction
+
+	paper      NodeID      // the paper whose concepts are being written
+	vocab      *vocabulary // the store's concept-key filter (useVocabulary)
+	err        error       // a store error met while linking (resolve)
+	deferLinks bool        // recompute: concepts are created now, papers linked in a later pass
+	tally      voteTally   // recompute: votes are collected, concepts made after the pass
 }
 
 func (w *writer) count(name string, d int64) {

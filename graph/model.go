@@ -19,6 +19,9 @@ type Node struct {
 	// Terms is the version of the term extractor whose candidates this
 	// paper's text is counted with in the document frequencies ("" = none).
 	Terms string `json:"t,omitempty"`
+	// CoOccurs are the concepts of this paper counted in co-occurrence
+	// pairs (its best-weighted ones when last counted: settleCoOccurrence).
+	CoOccurs []NodeID `json:"co,omitempty"`
 }
 
 // A paper's abstracts are kept apart from its node (Reader.Abstracts): they
@@ -56,7 +59,35 @@ type Document struct {
 type Term struct {
 	Name    string   // canonical form, e.g. "reinforcement learning"
 	Aliases []string // other forms seen, e.g. "RL"
-	Score   float64  // relevance to the paper, > 0
+	Score   float64  // relevance to the paper, in (0, 1]
+	// Introduced: the text introduces the term: an acronym of its title
+	// (or whose long form is in the title), or the named method before the
+	// title's colon.
+	Introduced bool
+	// Single: one common word, neither an acronym nor a name ("skill",
+	// not "RL" or "Trace2Skill"); concepts need more support for these.
+	Single bool
+	// Count is how many times the text uses it (whole or inside longer
+	// phrases, title included).
+	Count int
+	// Fragment: only a piece of a longer term in this text ("large
+	// language" of "large language model"); listed last, never a concept.
+	Fragment bool
+}
+
+// Concept is what linking needs to know of a concept node.
+type Concept struct {
+	ID   NodeID
+	Key  string // ConceptKey of its name
+	Name string
+}
+
+// Link is a paper's mention of a concept.
+type Link struct {
+	Concept NodeID
+	// Weight is the concept's score as a key term of the paper, relative
+	// to the paper's best key term: in (0, 1].
+	Weight float64
 }
 
 // TermExtractor finds the key terms of a paper in two steps: Analyze does the
@@ -65,18 +96,54 @@ type Term struct {
 // concurrent use and deterministic.
 type TermExtractor interface {
 	Analyze(title, text string) TextAnalysis
+	// ScanMentions finds, in a text, the spans whose key is one of keys
+	// (ConceptKey) or, for acronyms as written, one of acronyms, as
+	// TextAnalysis finds mentions but without tagging (fast enough to scan
+	// every stored paper), and calls fn with each and how many times the
+	// text has it.
+	ScanMentions(title, text string, keys, acronyms map[string]bool, fn func(key string, acronym bool, count int))
 	// Version names the extractor's behaviour; document frequencies counted
 	// by another version are recomputed, not mixed (kg recompute).
 	Version() string
 }
 
-// TextAnalysis is one text's candidate terms.
+// TextAnalysis is one text's candidate terms and the spans of it that may
+// name a concept.
 type TextAnalysis interface {
 	// Keys are the candidates' identity keys (ConceptKey), counted in
 	// document frequencies.
 	Keys() []string
-	// Rank returns the best n terms, best first. stats may be nil.
-	Rank(stats CorpusStats, n int) []Term
+	// Ranked scores the candidates against corpus statistics (nil: none).
+	Ranked(stats CorpusStats) Ranking
+	// Definitions are the acronyms the text defines.
+	Definitions() []Definition
+}
+
+// Definition is an acronym a text defines: "RL" for "reinforcement
+// learning".
+type Definition struct {
+	Short string // the acronym, singular
+	Name  string // the long form as a concept name
+}
+
+// Ranking is a text's terms scored against corpus statistics.
+type Ranking interface {
+	// Top returns the best n key terms, best first.
+	Top(n int) []Term
+	// Link returns the concepts the text mentions, in any surface form,
+	// best first: resolve says which concept a span of the text names
+	// (key is the span's ConceptKey, or an acronym as written when
+	// acronym is true).
+	Link(resolve func(key string, acronym bool) (Concept, bool)) []Link
+	// Uses returns every candidate term's key with the weight a link to it
+	// would have.
+	Uses() []Use
+}
+
+// Use is a text's use of a candidate term.
+type Use struct {
+	Key    string
+	Weight float64 // as Link.Weight
 }
 
 // CorpusStats is what ranking needs to know about the rest of the corpus.
@@ -101,6 +168,8 @@ type Store interface {
 	// DropCounters deletes every counter whose name starts with prefix, in
 	// bulk and outside any transaction (used to rebuild statistics).
 	DropCounters(prefix string) error
+	// DropTerms deletes every entry of a search-index namespace, likewise.
+	DropTerms(ns Index) error
 }
 
 // DryRunner is a Store that can keep every later write in memory instead
@@ -211,12 +280,19 @@ const (
 	IdxAuthorName   Index = 3  // NameKey(name) → author
 	IdxAuthorFold   Index = 4  // FoldKey(name) → author
 	IdxSubject      Index = 5  // code → subject
-	IdxConcept      Index = 6  // FoldKey(name or alias) → concept
+	IdxConcept      Index = 6  // ConceptKey(name or alias, not acronyms) → concept
 	IdxRepository   Index = 7  // lower-case "github.com/owner/repo" → repository
 	IdxOrganization Index = 8  // lower-case owner → organization
 	IdxSearch       Index = 9  // search tokens: term → node (any kind)
-	IdxConceptTail  Index = 10 // reversed words of a concept name → concept, for broader/narrower
+	IdxConceptTail  Index = 10 // word keys of a concept name reversed ("model reward process") → concept, for broader/narrower
 	IdxPaperArXiv   Index = 11 // arXiv id without version → paper
 	IdxPaperDOI     Index = 12 // lower-case DOI → paper
 	IdxBigPaperOf   Index = 13 // author id (hex) → papers of more than BigPaperAuthors authors
+	IdxAcronym      Index = 14 // acronym as written, singular ("LLM") → concept
+	IdxTermUse      Index = 15 // candidate key + " " + weight ("agentskill 0.42") → paper using it, while no concept has the key
+	IdxAcronymDef   Index = 16 // acronym + " " + a long form defined for it ("RL reinforcement learning") → 0
+	IdxBackfill     Index = 17 // concept id (hex) → concept, whose earlier users SettleConcepts has yet to link
+	IdxRescan       Index = 18 // concept id (hex) → concept, whose earlier users SettleConcepts finds by scanning the texts
+	IdxCoDirty      Index = 19 // paper id (hex) → paper whose mentions changed since its co-occurrence pairs were counted
+	IdxAcronymOf    Index = 20 // long form key + " " + an acronym defined for it ("reinforcementlearning RL") → 0
 )

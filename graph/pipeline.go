@@ -30,6 +30,7 @@ type Pipeline struct {
 	seq     int        // next sequence number (Add's goroutine only)
 
 	inFlight bool // a batch is committing in the background (writer only)
+	waitOnce sync.Once
 }
 
 type pipeJob struct {
@@ -78,12 +79,27 @@ func (p *Pipeline) Add(doc Document) error {
 	}
 }
 
-// Close waits until every added document is written and returns the first
-// error that stopped the writer (a store failure or cancellation).
+// Close waits until every added document is written, then links the
+// concepts made during the run to the papers read before them
+// (SettleConcepts), and returns the first error that stopped the writer (a
+// store failure or cancellation) or the settle.
 func (p *Pipeline) Close() error {
-	close(p.jobs)
-	p.writer.Wait()
-	p.sync() // the last batch's outcome goes to its callback
+	if err := p.Wait(); err != nil || p.ctx.Err() != nil {
+		return err // interrupted: the next run settles what this one left
+	}
+	return p.svc.SettleConcepts(p.ctx)
+}
+
+// Wait waits until every added document is written, without settling the
+// concepts (Close does both; a caller may call Wait first to report the
+// documents before the settle, which takes a while after a large run).
+// Add must not be called after it.
+func (p *Pipeline) Wait() error {
+	p.waitOnce.Do(func() {
+		close(p.jobs)
+		p.writer.Wait()
+		p.sync() // the last batch's outcome goes to its callback
+	})
 	return p.failed()
 }
 
@@ -103,7 +119,7 @@ func (p *Pipeline) analyze() {
 				if pr.abstract != "" {
 					abs = []string{pr.abstract}
 				}
-				j.analyses[pr.title+"\x00"+paperText(abs)] = p.svc.terms.Analyze(pr.title, paperText(abs))
+				j.analyses[analysisKey(pr.title, paperText(abs))] = p.svc.terms.Analyze(pr.title, paperText(abs))
 			}
 		}
 		p.ready <- j

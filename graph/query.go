@@ -118,13 +118,37 @@ func (v *View) SubjectByCode(code string) (*Node, error) {
 	return v.Node(id)
 }
 
-// ConceptByName finds a concept by its canonical name or any alias, also in
-// the plural ("reward models", "MLLMs").
+// ConceptByName finds a concept by its canonical name or any alias, in any
+// case, spacing or spelling, also in the plural ("reward models",
+// "MLLMs", "rl").
 func (v *View) ConceptByName(name string) (*Node, error) {
 	key := ConceptKey(name)
 	id, err := v.lookup(IdxConcept, key)
 	if ErrorCode(err) == NotFound && strings.HasSuffix(key, "s") {
 		id, err = v.lookup(IdxConcept, strings.TrimSuffix(key, "s"))
+	}
+	if ErrorCode(err) == NotFound && strings.Contains(strings.TrimSpace(name), " ") {
+		// an acronym inside a name: "agent RL" is agent reinforcement learning
+		words, expanded := strings.Fields(name), false
+		for i, w := range words {
+			if IsAcronym(w) {
+				if long, ok := v.CorpusStats().Acronym(w); ok {
+					words[i], expanded = long, true
+				}
+			}
+		}
+		if expanded {
+			return v.ConceptByName(strings.Join(words, " "))
+		}
+	}
+	if ErrorCode(err) == NotFound {
+		if s := strings.TrimSpace(name); s != "" && !strings.Contains(s, " ") {
+			for _, a := range []string{SingularAcronym(s), SingularAcronym(strings.ToUpper(s)), strings.ToUpper(strings.TrimSuffix(s, "s"))} {
+				if id, err = v.lookup(IdxAcronym, a); ErrorCode(err) != NotFound {
+					break
+				}
+			}
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -570,20 +594,34 @@ func (s readerStats) Docs() int {
 }
 
 func (s readerStats) DocFreq(key string) int {
-	n, _ := s.r.Counter(dfCounter(key))
+	v, _ := s.r.Counter(dfCounter(key))
+	n, _, _ := decodeDF(v)
 	return int(n)
 }
 
+// Acronym returns the long form a bare acronym stands for: the one most
+// papers that define the acronym define it as, when it is spelled out
+// often enough to be a short form (AcronymSpelledOut).
 func (s readerStats) Acronym(short string) (string, bool) {
-	id, err := s.r.Lookup(IdxConcept, ConceptKey(short))
-	if err != nil {
+	short = SingularAcronym(short)
+	if !AcronymSpelledOut(s, short) {
 		return "", false
 	}
-	n, err := s.r.Node(id)
-	if err != nil || ConceptKey(n.Label) == ConceptKey(short) {
+	keys := AcronymDefKeys(short, "")
+	best, n := "", 0
+	if err := s.r.Terms(IdxAcronymDef, short+" ", func(term string, _ NodeID) bool {
+		name := term[len(short)+1:]
+		if k := s.DocFreq(keys[1] + ConceptKey(name)); k > n || k == n && name < best {
+			best, n = name, k
+		}
+		return true
+	}); err != nil || best == "" {
 		return "", false
 	}
-	return n.Label, true
+	if 2*n <= s.DocFreq(keys[0]) {
+		return "", false // no long form has most of the definitions
+	}
+	return best, true
 }
 
 // idf is the inverse document frequency of a concept over n papers.

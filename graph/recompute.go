@@ -4,28 +4,36 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 )
 
 // RecomputeProgress reports how far a recompute has come.
 type RecomputeProgress struct {
-	Pass         int // 1: document frequencies, 2: mentions
+	// Pass 0: the old concept layer is cleared; 1: document frequencies;
+	// 2: key-term votes make the concepts; 3: papers are linked.
+	Pass         int
 	Papers, Done int
 }
 
+// RecomputePasses is the number of the last pass.
+const RecomputePasses = 3
+
 // recomputeChunk bounds one transaction of a recompute: ~50 frequency
-// counters, 20 mentions and up to 190 co-occurrence pairs per paper stay
-// well under Badger's transaction limit.
+// counters, 10 votes, ~25 mentions and up to 45 co-occurrence pairs per
+// paper stay well under Badger's transaction limit.
 const recomputeChunk = 48
 
-// RecomputeConcepts re-extracts the key terms of every stored paper from
-// its stored title and abstracts, without re-reading any source: after the
-// extractor changed, or to count document frequencies afresh. Pass 1 drops
-// and recounts the document frequencies; pass 2 ranks each paper against
-// them and replaces its mentions (co-occurrences move with them; concepts
-// left without papers are removed). It tags every text twice, so memory
-// stays bounded by one chunk whatever the size of the store. Writers must
-// not run at the same time.
+// RecomputeConcepts rebuilds the concept layer from every stored paper's
+// title and abstracts, without re-reading any source: after the extractor
+// changed (a new Version), or to count afresh. The old layer (concepts,
+// mentions, co-occurrence, document frequencies, votes) is cleared, then
+// three passes run over the papers: document frequencies; key-term votes,
+// ranked against the whole corpus, which make the concepts; links from
+// every paper to every concept it mentions. The result depends only on the
+// stored papers, not on the order they came in. Each pass tags every text
+// again, so memory stays bounded by one chunk whatever the size of the
+// store. Writers must not run at the same time.
 func (s *Service) RecomputeConcepts(ctx context.Context, workers int, progress func(RecomputeProgress)) (IngestResult, error) {
 	if s.terms == nil {
 		return IngestResult{}, Errorf(Invalid, "no term extractor configured")
@@ -33,11 +41,29 @@ func (s *Service) RecomputeConcepts(ctx context.Context, workers int, progress f
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if err := s.store.DropCounters("df/"); err != nil {
-		return IngestResult{}, fmt.Errorf("drop document frequencies: %w", err)
+	if err := s.clearConcepts(ctx, progress); err != nil {
+		return IngestResult{}, fmt.Errorf("clear the old concepts: %w", err)
+	}
+	for _, prefix := range []string{"df/", "kt/"} {
+		if err := s.store.DropCounters(prefix); err != nil {
+			return IngestResult{}, fmt.Errorf("drop counters %s: %w", prefix, err)
+		}
+	}
+	for _, ns := range []Index{IdxTermUse, IdxAcronymDef, IdxAcronymOf, IdxBackfill, IdxRescan, IdxCoDirty} {
+		if err := s.store.DropTerms(ns); err != nil {
+			return IngestResult{}, fmt.Errorf("drop term uses and acronym definitions: %w", err)
+		}
 	}
 	var total IngestResult
-	for pass := 1; pass <= 2; pass++ {
+	tally := voteTally{}
+	for pass := 1; pass <= RecomputePasses; pass++ {
+		if pass == 3 {
+			res, err := s.makeConcepts(ctx, tally)
+			if err != nil {
+				return total, err
+			}
+			total.ConceptsAdded += res
+		}
 		n, err := s.countPapers(ctx)
 		if err != nil {
 			return total, err
@@ -59,6 +85,7 @@ func (s *Service) RecomputeConcepts(ctx context.Context, workers int, progress f
 			}
 			cache := analyzeAll(s.terms, texts, workers)
 			res, err := s.write(ctx, "recompute", cache, func(w *writer) error {
+				w.deferLinks, w.tally = true, tally
 				for _, id := range ids {
 					if err := s.recomputePaper(w, id, pass); err != nil {
 						return fmt.Errorf("recompute %s: %w", id, err)
@@ -78,7 +105,7 @@ func (s *Service) RecomputeConcepts(ctx context.Context, workers int, progress f
 		}
 		total.Records = done
 	}
-	return total, nil
+	return total, s.settleCoOccurrence(ctx)
 }
 
 func (s *Service) recomputePaper(w *writer, id NodeID, pass int) error {
@@ -94,14 +121,162 @@ func (s *Service) recomputePaper(w *writer, id NodeID, pass int) error {
 		return err
 	}
 	a := w.analyze(p.Label, paperText(abs))
-	if pass == 1 {
+	switch pass {
+	case 1:
+		w.paper = id
 		if err := w.countTerms(nil, a); err != nil {
 			return err
 		}
 		p.Terms = s.terms.Version()
+		p.CoOccurs = nil // the pairs went with the old concepts
 		return w.tx.PutNode(p)
+	case 2:
+		if err := w.useVocabulary(); err != nil {
+			return err
+		}
+		return w.vote(id, nil, a.Ranked(newTxStats(w)))
 	}
-	return w.setMentions(&p, a.Rank(newTxStats(w), maxConceptsPerPaper), PaperSortKey(&p))
+	if err := w.useVocabulary(); err != nil {
+		return err
+	}
+	r := a.Ranked(newTxStats(w))
+	linked, err := w.link(&p, r, PaperSortKey(&p))
+	if err != nil {
+		return err
+	}
+	return w.recordUses(id, nil, r, linked)
+}
+
+// makeConcepts makes the concepts the votes of pass 2 support, in key
+// order, in transactions of bounded size.
+func (s *Service) makeConcepts(ctx context.Context, tally voteTally) (int, error) {
+	var keys []string
+	for k, x := range tally {
+		if x.votes >= 2 || x.introduced {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	made := 0
+	for len(keys) > 0 {
+		n := 0
+		res, err := s.write(ctx, "recompute", nil, func(w *writer) error {
+			w.deferLinks = true
+			if err := w.useVocabulary(); err != nil {
+				return err
+			}
+			for ; n < len(keys) && n < 256; n++ {
+				if _, _, err := w.concept(tally[keys[n]].term()); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return made, err
+		}
+		made += res.ConceptsAdded
+		keys = keys[n:]
+	}
+	return made, nil
+}
+
+// clearConcepts removes every concept with its mentions, co-occurrence
+// pairs, hierarchy links, lookups and index entries, in transactions of
+// clearChunk concepts.
+func (s *Service) clearConcepts(ctx context.Context, progress func(RecomputeProgress)) error {
+	const clearChunk = 64
+	total, err := s.countConcepts(ctx)
+	if err != nil {
+		return err
+	}
+	done := 0
+	for {
+		var ids []NodeID
+		r, err := s.store.Read(ctx)
+		if err != nil {
+			return err
+		}
+		err = r.NodeIDs(KindConcept, 0, func(id NodeID) bool {
+			ids = append(ids, id)
+			return len(ids) < clearChunk
+		})
+		r.Close()
+		if err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+		if _, err := s.write(ctx, "recompute", nil, func(w *writer) error {
+			for _, c := range ids {
+				if err := w.clearConcept(c); err != nil {
+					return fmt.Errorf("clear %s: %w", c, err)
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		done += len(ids)
+		if progress != nil {
+			progress(RecomputeProgress{Pass: 0, Papers: total, Done: done})
+		}
+	}
+}
+
+// clearConcept removes one concept and everything that points at it.
+func (w *writer) clearConcept(c NodeID) error {
+	tx := w.tx
+	var papers []NodeID
+	if err := tx.Edges(c, Mentions, In, func(p NodeID, _ float64) bool { papers = append(papers, p); return true }); err != nil {
+		return err
+	}
+	for _, p := range papers {
+		if existed, err := tx.DeleteEdge(p, Mentions, c); err != nil {
+			return err
+		} else if existed {
+			w.count(cntEdges, -1)
+		}
+	}
+	var entries [][]byte
+	if err := tx.List(c, Mentions, nil, func(k []byte) bool { entries = append(entries, slices.Clone(k)); return true }); err != nil {
+		return err
+	}
+	for _, k := range entries {
+		if err := tx.DeleteListEntry(c, Mentions, k); err != nil {
+			return err
+		}
+	}
+	if n, err := tx.Counter(degreeCounter(c, Mentions)); err != nil {
+		return err
+	} else if n != 0 {
+		if _, err := tx.AddCounter(degreeCounter(c, Mentions), -n); err != nil {
+			return err
+		}
+	}
+	pairs := map[NodeID]int64{}
+	if err := tx.Pairs(CoOccurs, c, func(b NodeID, n int64) bool { pairs[b] = n; return true }); err != nil {
+		return err
+	}
+	for _, b := range slices.Sorted(mapKeys(pairs)) {
+		if err := w.pair(CoOccurs, c, b, -pairs[b]); err != nil {
+			return err
+		}
+	}
+	// dropConcept removes the node, its index entries and its hierarchy
+	// links (re-linking narrower concepts, which are cleared in turn)
+	return w.dropConcept(c)
+}
+
+func (s *Service) countConcepts(ctx context.Context) (int, error) {
+	r, err := s.store.Read(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	n, err := r.Counter(cntConcepts)
+	return int(n), err
 }
 
 type titleText struct{ title, text string }
@@ -150,7 +325,7 @@ func analyzeAll(te TermExtractor, texts []titleText, workers int) map[string]Tex
 	close(next)
 	wg.Wait()
 	for j, t := range texts {
-		out[t.title+"\x00"+t.text] = results[j]
+		out[analysisKey(t.title, t.text)] = results[j]
 	}
 	return out
 }

@@ -12,14 +12,16 @@ import (
 // GoldDoc is one document of a keyphrase benchmark: its text and its gold
 // keys, stemmed.
 type GoldDoc struct {
-	ID   string
-	Text string
-	Keys []string // stemmed gold keys, distinct
+	ID    string
+	Title string // "" when the set gives title and text as one
+	Text  string
+	Keys  []string // stemmed gold keys, distinct
 }
 
 // ReadGold reads a benchmark in JSON lines: {"id", "text", "keys",
-// "keys_stem"}. Gold keys are keys_stem when present, else keys stemmed
-// with Stem; every key counts, present in the text or not.
+// "keys_stem"}, or {"id", "title", "abstract", "keys"} (Inspec). Gold keys
+// are keys_stem when present, else keys stemmed with Stem; every key
+// counts, present in the text or not.
 func ReadGold(name string, r io.Reader) ([]GoldDoc, error) {
 	var docs []GoldDoc
 	sc := bufio.NewScanner(r)
@@ -32,6 +34,8 @@ func ReadGold(name string, r io.Reader) ([]GoldDoc, error) {
 		}
 		var rec struct {
 			ID       json.RawMessage `json:"id"`
+			Title    string          `json:"title"`
+			Abstract string          `json:"abstract"`
 			Text     string          `json:"text"`
 			Keys     []string        `json:"keys"`
 			KeysStem []string        `json:"keys_stem"`
@@ -52,7 +56,11 @@ func ReadGold(name string, r io.Reader) ([]GoldDoc, error) {
 				gold = append(gold, k)
 			}
 		}
-		docs = append(docs, GoldDoc{ID: strings.Trim(string(rec.ID), `"`), Text: rec.Text, Keys: gold})
+		d := GoldDoc{ID: strings.Trim(string(rec.ID), `"`), Text: rec.Text, Keys: gold}
+		if rec.Title != "" && rec.Abstract != "" {
+			d.Title, d.Text = rec.Title, rec.Abstract
+		}
+		docs = append(docs, d)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)

@@ -82,7 +82,7 @@ func TestSeedThemes(t *testing.T) {
 			all[tm.Name] = true
 		}
 	}
-	for _, want := range []string{"multimodal large language model", "large language model", "agent skill", "process reward model", "vision-language process reward model", "Trace2Skill"} {
+	for _, want := range []string{"multimodal large language model", "large language model", "skill", "transferable agent skill", "process reward model", "vision-language process reward model", "Trace2Skill"} {
 		if !all[want] {
 			t.Errorf("seed page 000: no %q among %d terms", want, len(all))
 		}
@@ -141,6 +141,7 @@ func TestRankLeavesTheAnalysisAlone(t *testing.T) {
 	stats.N = 100
 	stats.Acronyms["AI"] = "artificial intelligence"
 	stats.Acronyms["RL"] = "reinforcement learning"
+	stats.DF["acr:AI"], stats.DF["acr:RL"] = 10, 10 // spelled out, so a short form
 	keys := slices.Clone(a.Keys())
 	first := a.Rank(stats, 10)
 	if !slices.Equal(keys, a.Keys()) {

@@ -185,6 +185,10 @@ func (t *tagger) context(w string) *wordWeights {
 	return &wordWeights{prevSuffix: t.suffix1[sfx], nextSuffix: t.suffix3[sfx]}
 }
 
+// knows reports whether the model has seen a (lower-case) word: a rough
+// dictionary of newswire English, 16,800 words.
+func (t *tagger) knows(w string) bool { return t.words[w] != nil }
+
 // tag tags tokens in place: the token's text is read, its tag written.
 func (t *tagger) tag(toks []token) {
 	n := len(toks)

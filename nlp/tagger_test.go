@@ -167,7 +167,7 @@ func tagCorpus(t testing.TB) [][]token {
 	for _, line := range lines {
 		var rec struct{ Title, Abstract string }
 		if json.Unmarshal([]byte(line), &rec) == nil { // the sample has broken lines on purpose
-			texts = append(texts, rec.Abstract, lowerTitle(rec.Title))
+			texts = append(texts, rec.Abstract, lowerTitle(rec.Title, rec.Abstract))
 		}
 	}
 	var out [][]token

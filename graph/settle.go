@@ -1,0 +1,513 @@
+package graph
+
+import (
+	"cmp"
+	"context"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+)
+
+// settleMaxUses bounds the uses one round of SettleConcepts holds in
+// memory (a few tens of bytes each).
+const settleMaxUses = 500_000
+
+// SettleConcepts links concepts made since the last settle to the papers
+// that used them before they existed: a term becomes a concept when its
+// second paper votes for it, and the papers read before that mention it
+// too. Their uses were recorded when they were ingested (recordUses): the
+// first paper of a term in its document frequency, the next ones as term
+// uses. Ingest calls it at the end (Service.Ingest after each document, a
+// Pipeline when it closes); it is safe to run again at any time, and what
+// an interrupted run left is settled by the next one.
+//
+// A round reads what is pending from a snapshot, then rewrites each paper's
+// mentions once with every concept it gains: an early paper gains many,
+// and linking them one concept at a time rewrote its mentions and
+// co-occurrence pairs again and again.
+func (s *Service) SettleConcepts(ctx context.Context) error {
+	s.settling.Lock()
+	defer s.settling.Unlock()
+	return s.settle(ctx)
+}
+
+func (s *Service) settle(ctx context.Context) error {
+	rescan, marked, err := s.rescanPlan(ctx)
+	if err != nil {
+		return err
+	}
+	for {
+		plan, err := s.settlePlan(ctx)
+		if err != nil {
+			return err
+		}
+		for p, cs := range rescan { // one rewrite of a paper for both
+			for c, w := range cs {
+				plan.gain(p, c, w)
+			}
+		}
+		rescan = nil
+		if plan.empty() {
+			break
+		}
+		if err := s.settleApply(ctx, plan); err != nil {
+			return err
+		}
+	}
+	if len(marked) > 0 {
+		if err := s.store.Update(ctx, func(tx Tx) error {
+			for _, c := range marked {
+				if err := tx.DeleteTerm(IdxRescan, authorTerm(c), c); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	return s.settleCoOccurrence(ctx)
+}
+
+// rescanChunk is how many papers one snapshot of a rescan reads.
+const rescanChunk = 2000
+
+// rescanPlan finds the papers to link to the concepts marked for a scan
+// (more papers used them before they existed than uses are recorded for,
+// or their name is one word): every stored paper whose title or abstracts
+// mention them, by ScanMentions on every core. The weight of such a link is
+// not the paper's own ranking (that would need tagging every paper again):
+// 0.1 for one mention, 0.05 more a mention, at most 0.5.
+func (s *Service) rescanPlan(ctx context.Context) (map[NodeID]map[NodeID]float64, []NodeID, error) {
+	if s.terms == nil {
+		return nil, nil, nil
+	}
+	r, err := s.store.Read(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var marked []NodeID
+	names := map[string]NodeID{}    // concept keys
+	acronyms := map[string]NodeID{} // acronyms that stand for a concept
+	err = r.Terms(IdxRescan, "", func(_ string, c NodeID) bool {
+		marked = append(marked, c)
+		return true
+	})
+	for _, c := range marked {
+		if err != nil {
+			break
+		}
+		var n Node
+		if n, err = r.Node(c); ErrorCode(err) == NotFound {
+			err = nil
+			continue
+		}
+		for _, name := range append([]string{n.Label}, n.Aliases...) {
+			if isOneAcronym(name) {
+				short := SingularAcronym(name)
+				if ok, _ := acronymStandsFor(readerStats{r}, short, ConceptKey(n.Label)); ok {
+					acronyms[short] = c
+				}
+			} else if k := ConceptKey(name); k != "" {
+				names[k] = c
+			}
+		}
+	}
+	r.Close()
+	if err != nil || len(marked) == 0 {
+		return nil, marked, err
+	}
+	wantNames, wantAcronyms := keySet(names), keySet(acronyms)
+	// Ids come from one sequence: a paper stored after a concept was made
+	// was linked to it then, and is not scanned for it.
+	var newest uint64
+	for _, c := range marked {
+		newest = max(newest, c.Seq())
+	}
+	workers := runtime.GOMAXPROCS(0)
+	add := map[NodeID]map[NodeID]float64{}
+	var after NodeID
+	for {
+		ids, err := s.paperIDs(ctx, after, rescanChunk)
+		if err != nil {
+			return nil, nil, err
+		}
+		for len(ids) > 0 && ids[len(ids)-1].Seq() > newest {
+			ids = ids[:len(ids)-1]
+		}
+		if len(ids) == 0 {
+			break
+		}
+		after = ids[len(ids)-1]
+		texts, err := s.paperTexts(ctx, ids)
+		if err != nil {
+			return nil, nil, err
+		}
+		found := make([]map[NodeID]float64, len(ids))
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; i < len(texts); i += workers {
+					s.terms.ScanMentions(texts[i].title, texts[i].text, wantNames, wantAcronyms, func(key string, acronym bool, count int) {
+						c, ok := names[key]
+						if acronym {
+							c, ok = acronyms[key]
+						}
+						if !ok || c.Seq() < ids[i].Seq() {
+							return
+						}
+						if found[i] == nil {
+							found[i] = map[NodeID]float64{}
+						}
+						found[i][c] = max(found[i][c], min(0.5, 0.05+0.05*float64(count)))
+					})
+				}
+			}()
+		}
+		wg.Wait()
+		for i, f := range found {
+			if f != nil {
+				add[ids[i]] = f
+			}
+		}
+	}
+	return add, marked, nil
+}
+
+// settleCoOccurrence counts the co-occurrence pairs of the papers whose
+// mentions changed: once a paper, whatever the concepts it gained since
+// (counting them as the links came rewrote an early paper's pairs for every
+// concept it gained). The papers are read from a snapshot on every core,
+// their pairs' changes summed, and each pair counter written once.
+func (s *Service) settleCoOccurrence(ctx context.Context) error {
+	for {
+		r, err := s.store.Read(ctx)
+		if err != nil {
+			return err
+		}
+		var dirty []NodeID
+		err = r.Terms(IdxCoDirty, "", func(_ string, p NodeID) bool {
+			dirty = append(dirty, p)
+			return len(dirty) < 20_000
+		})
+		if err != nil || len(dirty) == 0 {
+			r.Close()
+			return err
+		}
+		tops, err := s.coOccurrenceTops(r, dirty)
+		r.Close()
+		if err != nil {
+			return err
+		}
+		type pair struct{ a, b NodeID }
+		delta := map[pair]int64{}
+		for i := range dirty {
+			t := tops[i]
+			if t.same {
+				continue
+			}
+			for _, pass := range []struct {
+				from, other []NodeID
+				d           int64
+			}{{t.cur, t.old, 1}, {t.old, t.cur, -1}} {
+				for x, a := range pass.from {
+					for _, b := range pass.from[x+1:] {
+						if !(slices.Contains(pass.other, a) && slices.Contains(pass.other, b)) {
+							delta[pair{a, b}] += pass.d
+						}
+					}
+				}
+			}
+		}
+		pairs := slices.SortedFunc(mapKeys2(delta), func(x, y pair) int {
+			if c := cmp.Compare(x.a, y.a); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.b, y.b)
+		})
+		if err := s.eachBatch(ctx, len(pairs), func(w *writer, i int) error {
+			if d := delta[pairs[i]]; d != 0 {
+				return w.pair(CoOccurs, pairs[i].a, pairs[i].b, d)
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		counted := map[NodeID][]NodeID{}
+		for i, p := range dirty {
+			if !tops[i].same {
+				counted[p] = tops[i].cur
+			}
+		}
+		if err := s.eachBatch(ctx, len(dirty), func(w *writer, i int) error {
+			p := dirty[i]
+			if cur, ok := counted[p]; ok {
+				n, err := w.tx.Node(p)
+				if err == nil {
+					n.CoOccurs = cur
+					err = w.tx.PutNode(n)
+				}
+				if err != nil && ErrorCode(err) != NotFound {
+					return err
+				}
+			}
+			return w.tx.DeleteTerm(IdxCoDirty, authorTerm(p), p)
+		}); err != nil {
+			return err
+		}
+	}
+}
+
+// coTop is a paper's concepts counted in co-occurrence before and now.
+type coTop struct {
+	old, cur []NodeID // sorted
+	same     bool
+}
+
+// coOccurrenceTops reads the papers' counted and current top concepts.
+// The snapshot is read on one goroutine (a Reader is not safe for
+// concurrent use); there is little to compute.
+func (s *Service) coOccurrenceTops(r Reader, papers []NodeID) ([]coTop, error) {
+	out := make([]coTop, len(papers))
+	for i, p := range papers {
+		n, err := r.Node(p)
+		if ErrorCode(err) == NotFound {
+			out[i].same = true
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		cur := map[NodeID]float64{}
+		if err := r.Edges(p, Mentions, Out, func(c NodeID, w float64) bool { cur[c] = w; return true }); err != nil {
+			return nil, err
+		}
+		t := coTop{old: n.CoOccurs, cur: slices.Sorted(mapKeys(topConcepts(cur)))}
+		t.same = slices.Equal(t.old, t.cur)
+		out[i] = t
+	}
+	return out, nil
+}
+
+func mapKeys2[K comparable, V any](m map[K]V) func(func(K) bool) {
+	return func(yield func(K) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// eachBatch runs fn for 0..n-1 in write transactions of bounded size,
+// each committed while the next is built when the store can.
+func (s *Service) eachBatch(ctx context.Context, n int, fn func(w *writer, i int) error) error {
+	var commitErr error
+	update := s.store.Update
+	as, async := s.store.(AsyncStore)
+	if async {
+		update = func(ctx context.Context, fn func(Tx) error) error {
+			return as.UpdateAsync(ctx, fn, func(err error) {
+				if err != nil && commitErr == nil {
+					commitErr = err
+				}
+			})
+		}
+	}
+	for i := 0; i < n && commitErr == nil; {
+		err := update(ctx, func(tx Tx) error {
+			w := &writer{tx: tx, svc: s, source: "settle", df: map[string]int64{}}
+			for start := i; i < n; i++ {
+				if writes, bytes := tx.Pending(); i > start && (writes > batchWrites || bytes > batchBytes) {
+					break
+				}
+				if err := fn(w, i); err != nil {
+					return err
+				}
+			}
+			return w.flushCounts()
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if async {
+		if err := as.Sync(); err != nil {
+			return err
+		}
+	}
+	return commitErr
+}
+
+// settlement is one round of SettleConcepts.
+type settlement struct {
+	add      map[NodeID]map[NodeID]float64 // paper → concepts it gains, with weights
+	postings []posting                     // term uses consumed
+	firsts   []string                      // document-frequency keys whose first paper is consumed
+	done     []NodeID                      // concepts whose users are all in this round
+}
+
+type posting struct {
+	term  string
+	paper NodeID
+}
+
+func (p *settlement) empty() bool { return len(p.done) == 0 && len(p.postings) == 0 && len(p.add) == 0 }
+
+func (p *settlement) gain(paper, c NodeID, w float64) {
+	if p.add[paper] == nil {
+		p.add[paper] = map[NodeID]float64{}
+	}
+	p.add[paper][c] = max(p.add[paper][c], w)
+}
+
+// settlePlan reads the pending concepts and their earlier users.
+func (s *Service) settlePlan(ctx context.Context) (*settlement, error) {
+	r, err := s.store.Read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	plan := &settlement{add: map[NodeID]map[NodeID]float64{}}
+	var pending []NodeID
+	if err := r.Terms(IdxBackfill, "", func(_ string, c NodeID) bool {
+		pending = append(pending, c)
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	uses := 0
+	for _, c := range pending {
+		if uses >= settleMaxUses {
+			break
+		}
+		keys, err := settleKeys(r, c)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range keys {
+			v, err := r.Counter(dfCounter(k))
+			if err != nil {
+				return nil, err
+			}
+			if _, level, seq := decodeDF(v); seq != 0 {
+				plan.gain(MakeID(KindPaper, seq), c, dfLevelWeight(level))
+				plan.firsts = append(plan.firsts, k)
+				uses++
+			}
+			if err := r.Terms(IdxTermUse, k+" ", func(term string, p NodeID) bool {
+				wt, err := strconv.ParseFloat(term[len(k)+1:], 64)
+				if err != nil || wt <= 0 {
+					wt = 0.001
+				}
+				plan.gain(p, c, wt)
+				plan.postings = append(plan.postings, posting{term, p})
+				uses++
+				return true
+			}); err != nil {
+				return nil, err
+			}
+		}
+		plan.done = append(plan.done, c)
+	}
+	return plan, nil
+}
+
+// settleApply links the papers of a round, each once, in transactions of
+// bounded size (each committed while the next is built, when the store
+// can), then removes the uses and pending marks it consumed.
+func (s *Service) settleApply(ctx context.Context, plan *settlement) error {
+	papers := slices.Sorted(mapKeys(plan.add))
+	if err := s.eachBatch(ctx, len(papers), func(w *writer, i int) error {
+		return w.addMentions(papers[i], existing(w.tx, plan.add[papers[i]]))
+	}); err != nil {
+		return err
+	}
+	// the uses are links now
+	for len(plan.postings)+len(plan.firsts)+len(plan.done) > 0 {
+		err := s.store.Update(ctx, func(tx Tx) error {
+			for budget := batchWrites; budget > 0; budget-- {
+				switch {
+				case len(plan.postings) > 0:
+					u := plan.postings[0]
+					plan.postings = plan.postings[1:]
+					if err := tx.DeleteTerm(IdxTermUse, u.term, u.paper); err != nil {
+						return err
+					}
+				case len(plan.firsts) > 0:
+					k := plan.firsts[0]
+					plan.firsts = plan.firsts[1:]
+					v, err := tx.Counter(dfCounter(k))
+					if err != nil {
+						return err
+					}
+					if n, _, seq := decodeDF(v); seq != 0 {
+						if _, err := tx.AddCounter(dfCounter(k), encodeDF(n, 0, 0)-v); err != nil {
+							return err
+						}
+					}
+				case len(plan.done) > 0:
+					c := plan.done[0]
+					plan.done = plan.done[1:]
+					if err := tx.DeleteTerm(IdxBackfill, authorTerm(c), c); err != nil {
+						return err
+					}
+				default:
+					return nil
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// existing keeps the concepts that still exist (one dropped since the plan
+// was read is not linked).
+func existing(tx Tx, add map[NodeID]float64) map[NodeID]float64 {
+	for c := range add {
+		if _, err := tx.Node(c); err != nil {
+			delete(add, c)
+		}
+	}
+	return add
+}
+
+// settleKeys are the keys under which papers may have used a concept
+// before it existed: its name and aliases, and the acronyms of it that
+// stand for it (none if the concept is gone).
+func settleKeys(r Reader, c NodeID) ([]string, error) {
+	n, err := r.Node(c)
+	if ErrorCode(err) == NotFound {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, name := range append([]string{n.Label}, n.Aliases...) {
+		k := ConceptKey(name)
+		if k == "" || slices.Contains(keys, k) {
+			continue
+		}
+		if isOneAcronym(name) {
+			if ok, err := acronymStandsFor(readerStats{r}, SingularAcronym(name), ConceptKey(n.Label)); err != nil || !ok {
+				continue
+			}
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
+
+func keySet(m map[string]NodeID) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}

@@ -1,0 +1,154 @@
+package graph
+
+import (
+	"hash/maphash"
+	"math"
+	"sync"
+)
+
+// vocabulary answers "certainly not a concept key" from memory for the
+// spans of a text that are checked against the concept index: a Bloom
+// filter over the keys of every concept (conceptIndexKeys: the IdxConcept
+// keys of its name and aliases, and its acronyms).
+//
+// Linking looks up every span of a paper's text that may name a concept,
+// about 800 for an abstract, and nearly all of them name none: one Badger
+// read each would cost more than the rest of ingest. The filter answers
+// those in ~40 ns; the ~20 spans it lets through are looked up.
+//
+// It is built from the store's concept nodes the first time a writer
+// needs it, and every concept a writer creates (or alias it adds) is added.
+// Keys are never removed: a dropped concept, or one created in a
+// transaction that failed, costs a lookup that finds nothing. One filter
+// serves every Service on a store (vocabularyOf), so a concept one of them
+// creates is seen by the others. It is used inside write transactions
+// only, which the store runs one at a time.
+type vocabulary struct {
+	built   bool
+	current string // the extractor version its concepts were found made by (termsCurrent)
+	seed    maphash.Seed
+	parts   []*vocabBloom // each twice the size of the one before; adds go to the last
+	// names are the concepts linking has read (conceptOf), so each is read
+	// from the store once a run; renamed and dropped ones are forgotten. A
+	// concept of a transaction that failed may stay: its id is never
+	// reused, and no lookup finds it.
+	names map[NodeID]Concept
+}
+
+// concept, remember and forget work on a nil vocabulary (a writer that
+// links nothing has none).
+func (v *vocabulary) concept(id NodeID) (Concept, bool) {
+	if v == nil {
+		return Concept{}, false
+	}
+	c, ok := v.names[id]
+	return c, ok
+}
+
+func (v *vocabulary) remember(c Concept) {
+	if v == nil {
+		return
+	}
+	if v.names == nil {
+		v.names = map[NodeID]Concept{}
+	}
+	v.names[c.ID] = c
+}
+
+func (v *vocabulary) forget(id NodeID) {
+	if v != nil {
+		delete(v.names, id)
+	}
+}
+
+type vocabBloom struct {
+	bits     []uint64
+	m        uint64
+	n, limit int
+}
+
+// vocabHashes probes per key: 1% false positives at 9.6 bits per key.
+const vocabHashes = 7
+
+func newVocabBloom(capacity int) *vocabBloom {
+	capacity = max(capacity, 1<<14)
+	m := uint64(math.Ceil(float64(capacity)*9.6)+63) &^ 63
+	return &vocabBloom{bits: make([]uint64, m/64), m: m, limit: capacity}
+}
+
+var vocabularies sync.Map // Store → *vocabulary
+
+// vocabularyOf returns the store's filter (not yet built).
+func vocabularyOf(s Store) *vocabulary {
+	if v, ok := vocabularies.Load(s); ok {
+		return v.(*vocabulary)
+	}
+	v, _ := vocabularies.LoadOrStore(s, &vocabulary{seed: maphash.MakeSeed()})
+	return v.(*vocabulary)
+}
+
+// build adds every concept key of the store, once.
+func (v *vocabulary) build(r Reader) error {
+	if v.built {
+		return nil
+	}
+	n, err := r.Counter(cntConcepts)
+	if err != nil {
+		return err
+	}
+	v.parts = []*vocabBloom{newVocabBloom(2 * int(n))}
+	err = r.NodeIDs(KindConcept, 0, func(id NodeID) bool {
+		var node Node
+		if node, err = r.Node(id); err != nil {
+			return false
+		}
+		for _, k := range conceptIndexKeys(&node) {
+			v.add(k)
+		}
+		return true
+	})
+	if err != nil {
+		v.parts = nil
+		return err
+	}
+	v.built = true
+	return nil
+}
+
+func (v *vocabulary) hashes(k string) (uint64, uint64) {
+	h := maphash.String(v.seed, k)
+	return h, h>>32 | h<<32 | 1
+}
+
+func (v *vocabulary) add(k string) {
+	b := v.parts[len(v.parts)-1]
+	if b.n >= b.limit {
+		b = newVocabBloom(2 * b.limit)
+		v.parts = append(v.parts, b)
+	}
+	h1, h2 := v.hashes(k)
+	for i := uint64(0); i < vocabHashes; i++ {
+		bit := (h1 + i*h2) % b.m
+		b.bits[bit/64] |= 1 << (bit % 64)
+	}
+	b.n++
+}
+
+// mayHave is false only for keys never added.
+func (v *vocabulary) mayHave(k string) bool {
+	h1, h2 := v.hashes(k)
+	for _, b := range v.parts {
+		in := true
+		for i := uint64(0); i < vocabHashes; i++ {
+			bit := (h1 + i*h2) % b.m
+			if b.bits[bit/64]&(1<<(bit%64)) == 0 {
+				in = false
+				break
+			}
+		}
+		if in {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,172 @@
+package nlp_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/nlp"
+)
+
+func candidateNames(a *nlp.Analysis) []string {
+	var out []string
+	for _, c := range a.Cands {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// Candidates as researchers write them (the cases).
+func TestCandidateRules(t *testing.T) {
+	for _, tc := range []struct {
+		title, text string
+		want, not   []string
+	}{
+		// an -ing head, read as a verb by the tagger in a title
+		{"Multi-Reward Reinforcement Learning via Group Decoupled Policy Optimization", "",
+			[]string{"multi-reward reinforcement learning", "reinforcement learning", "policy optimization"},
+			[]string{"reinforcement", "multi-reward reinforcement"}},
+		{"", "We use reinforcement learning to improve data mining, image processing and instruction tuning.",
+			[]string{"reinforcement learning", "data mining", "image processing", "instruction tuning"}, nil},
+		// a verb with its object is no head
+		{"", "The agent keeps learning the policy while mining these logs.",
+			nil, []string{"agent learning", "learning the policy"}},
+		// participles open a phrase, but not after a noun or an auxiliary
+		{"", "Federated learning and supervised fine-tuning have shown immense potential.",
+			[]string{"federated learning", "supervised fine-tuning"}, []string{"shown immense potential", "immense potential"}},
+		// evaluative openers, dependent words and verb-led fragments go
+		{"", "Diverse skills help. We propose a novel framework with uncertainty aware RL by applying RL.",
+			[]string{"skill"}, []string{"diverse skill", "novel framework", "aware RL", "applying RL"}},
+		// the front of a hyphenated modifier is a use of a term
+		{"", "We present a transductive deep learning-based formulation and LLM-driven agents.",
+			[]string{"deep learning", "LLM"}, nil},
+		// an acronym the text defines stands for its long form, inside names too
+		{"", "Reinforcement learning (RL) is hard. Agent RL explores, and RL agents learn.",
+			[]string{"reinforcement learning", "agent reinforcement learning", "reinforcement learning agent"},
+			[]string{"agent RL", "RL agent"}},
+		// generic words of the genre are never candidates
+		{"", "Our method, model and framework improve performance on the task; experiments and results show it.",
+			nil, []string{"method", "model", "framework", "performance", "task", "experiment", "result"}},
+	} {
+		a := ex.Candidates(tc.title, tc.text)
+		got := candidateNames(a)
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q %q: no candidate %q in %q", tc.title, tc.text, w, got)
+			}
+		}
+		// a fragment of a longer phrase may be a candidate, but no term
+		var terms []string
+		for _, tm := range a.Rank(nil, 100) {
+			if !tm.Fragment {
+				terms = append(terms, tm.Name)
+			}
+		}
+		for _, n := range tc.not {
+			if slices.Contains(terms, n) {
+				t.Errorf("%q %q: %q should be no term (%q)", tc.title, tc.text, n, terms)
+			}
+		}
+	}
+}
+
+// Names are the form people write: acronyms upper case, common words lower
+// case and American, never a shouted or broken variant.
+func TestDisplayNames(t *testing.T) {
+	for _, tc := range []struct{ title, text, want string }{
+		{"A STUDY OF METHODS FOR GRAPH NEURAL NETWORKS", "Graph neural networks (GNNs) are used.", "graph neural network"},
+		{"", "The ModEl of policy optimisation behaviours.", "policy optimization behavior"},
+		{"", "We improve classification perfor- mance of 3D Gaussian splatting.", "3D gaussian splatting"},
+		{"", "Large language models(LLMs) reason.", "large language model"},
+		{"Dynamo: Dynamic Skill-Tool Evolution", "We present Dynamo, a framework. Dynamo improves agents.", "Dynamo"},
+	} {
+		got := candidateNames(ex.Candidates(tc.title, tc.text))
+		if !slices.Contains(got, tc.want) {
+			t.Errorf("%q %q: no %q in %q", tc.title, tc.text, tc.want, got)
+		}
+		for _, g := range got {
+			if strings.Contains(g, "ModEl") || strings.Contains(g, "STUDY") || strings.Contains(g, "perfor ") {
+				t.Errorf("%q: shouted or broken name %q", tc.text, g)
+			}
+		}
+	}
+}
+
+// An acronym's long form is the words whose initials spell it when there
+// are such: Schwartz & Hearst's shortest match takes "policy optimization"
+// for PPO (its second p is the one in "optimization").
+func TestAcronymLongForms(t *testing.T) {
+	for text, want := range map[string]string{
+		"We train with proximal policy optimization (PPO) and compare.":    "proximal policy optimization",
+		"Low-rank adaptation (LoRA) is cheap.":                             "low-rank adaptation",
+		"Mixture of Experts (MoE) layers route tokens.":                    "mixture of experts",
+		"Vision-language process reward models (VL-PRMs) score steps.":     "vision-language process reward model",
+		"Reinforcement learning from human feedback (RLHF) aligns models.": "reinforcement learning from human feedback",
+	} {
+		defs := ex.Candidates("", text).Definitions()
+		if len(defs) == 0 || defs[0].Name != want {
+			t.Errorf("%q: definitions %v, want %q", text, defs, want)
+		}
+	}
+}
+
+// Mentions are found by surface form, whatever the tags: every form of a
+// concept in a text is a span with its key.
+func TestMentionsBySurfaceForm(t *testing.T) {
+	key := graph.ConceptKey("reinforcement learning")
+	for _, text := range []string{
+		"Reinforcement Learning agents explore.",
+		"We use reinforcement-learning to train.",
+		"A deep reinforcement learning agent.",
+		"The reinforcement learning-based planner works.",
+		"Reinforcement learnings differ.",
+		"Both reinforcement learning,and planning.",
+	} {
+		found := false
+		ex.ScanMentions("", text, map[string]bool{key: true}, nil, func(k string, acronym bool, n int) {
+			found = found || k == key && !acronym && n > 0
+		})
+		if !found {
+			t.Errorf("%q: no mention of reinforcement learning", text)
+		}
+	}
+	// British spelling, "of" names in the plural, acronyms as written
+	for text, want := range map[string]string{
+		"Policy optimisation of agents.":    graph.ConceptKey("policy optimization"),
+		"More chains of thought help.":      graph.ConceptKey("chain of thought"),
+		"Generating chain-of-thoughts.":     graph.ConceptKey("chain-of-thought"),
+		"Mixture-of-Experts (MoE) routing.": graph.ConceptKey("mixture of experts"),
+	} {
+		found := false
+		ex.ScanMentions("", text, map[string]bool{want: true}, nil, func(k string, _ bool, _ int) { found = found || k == want })
+		if !found {
+			t.Errorf("%q: no mention with key %q", text, want)
+		}
+	}
+	found := false
+	ex.ScanMentions("", "We train LLMs and an LLM-as-a-Judge.", nil, map[string]bool{"LLM": true}, func(k string, acronym bool, n int) {
+		found = k == "LLM" && acronym && n == 2
+	})
+	if !found {
+		t.Error("LLM twice as an acronym: not found")
+	}
+}
+
+func FuzzScanMentions(f *testing.F) {
+	f.Add("Title", "reinforcement learning (RL) and RL-based deep reinforcement-learning")
+	f.Add("", "((( - -- -x- é’s")
+	f.Fuzz(func(t *testing.T, title, text string) {
+		ex.ScanMentions(title, text, map[string]bool{"reinforcementlearning": true}, map[string]bool{"RL": true},
+			func(k string, _ bool, n int) {
+				if n <= 0 || k == "" {
+					t.Fatalf("bad mention %q %d", k, n)
+				}
+			})
+		for _, tm := range ex.Candidates(title, text).Rank(nil, 10) {
+			if tm.Name == "" || tm.Score <= 0 || tm.Score > 1 {
+				t.Fatalf("bad term %+v", tm)
+			}
+		}
+	})
+}

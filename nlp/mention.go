@@ -1,0 +1,286 @@
+package nlp
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/researchkg/kg/graph"
+)
+
+// Mentions are found by surface form, not by the tagger: a paper mentions
+// a concept when any span of its title or abstract, read word by word
+// (hyphenated words split into their parts), has the concept's key. The
+// span may sit inside a longer term ("reinforcement learning" in "deep
+// reinforcement learning agents", "large language model" in "large
+// language model-based"), in any case, hyphenation, plural or spelling the
+// key folds. Tags decide which phrases may become concepts (Candidates);
+// they do not decide which papers mention one, because the tagger reads
+// the same words differently from one sentence to the next ("learning" as
+// a noun, then as a verb).
+
+// maxMentionParts bounds a span: concept names have at most five words
+// (hyphenated parts count one each, so "mixture-of-experts" is three).
+const maxMentionParts = 6
+
+// mention is one distinct span key of a text with its evidence.
+type mention struct {
+	key     string // graph.ConceptKey of the span, or the acronym as written (singular) when acronym
+	count   int32
+	first   int32 // token position
+	title   bool
+	acronym bool
+}
+
+// part is one word of a text cut for mentions.
+type part struct {
+	key, skey string // ConceptKey of the word, and of its singular
+	acr       string // the word as an acronym, singular ("LLM" for "LLMs"); "" if it is none
+	tok       int32
+	stop      bool // a stop word: never starts or ends a span
+	endOK     bool // may end a span (not a verb or adverb by its tag)
+	brk       bool // a span cannot reach back across the start of this part
+}
+
+// verbalTags cannot end a concept's name. (Verbs can: the tagger reads
+// nouns as verbs after a verb, "reveals transformer architectures".)
+var verbalTags = wordSet(`MD RB RBR RBS WRB`)
+
+func (e *Extractor) findMentions(toks []token, nTitle int, acr acronyms) []mention {
+	idx := map[string]int{}
+	var out []mention
+	e.eachSpan(toks, acr, func(key []byte, tok int32, acronym bool) {
+		i, ok := idx[string(key)]
+		if !ok {
+			i = len(out)
+			k := string(key)
+			idx[k] = i
+			out = append(out, mention{key: k, first: tok, acronym: acronym})
+		}
+		m := &out[i]
+		m.count++
+		m.title = m.title || int(tok) < nTitle
+	})
+	return out
+}
+
+// eachSpan visits the spans of a text that may name a concept: the key of
+// every run of up to maxMentionParts words that neither starts nor ends
+// with a stop word (its head singular), and every acronym (its long form
+// when the text defines it). key is only valid during the call.
+func (e *Extractor) eachSpan(toks []token, acr acronyms, visit func(key []byte, tok int32, acronym bool)) {
+	parts := make([]part, 0, len(toks)+len(toks)/4)
+	type partKeys struct{ key, skey, acr string }
+	seen := map[string]partKeys{} // a text's words repeat
+	brk := true
+	for i, t := range toks {
+		if !wordLike(t.text) {
+			brk = true // punctuation, numbers: spans stop here
+			continue
+		}
+		endOK := !verbalTags[t.tag] || isNominalIng(t.text)
+		for j, p := range strings.Split(t.text, "-") {
+			if p == "" || !strings.ContainsFunc(p, unicode.IsLetter) {
+				if p != "" {
+					brk = true
+				}
+				continue
+			}
+			pk, ok := seen[p]
+			lp := strings.ToLower(p)
+			if !ok {
+				pk.key = graph.ConceptKey(p)
+				pk.skey = pk.key
+				switch {
+				case isAcronym(p):
+					pk.acr = singularAcronym(p)
+					if pk.acr != p {
+						pk.skey = graph.ConceptKey(pk.acr)
+					}
+				case strings.HasSuffix(lp, "s") || irregular[lp] != "":
+					if s := singular(lp); s != lp {
+						pk.skey = graph.ConceptKey(s)
+					}
+				}
+				seen[p] = pk
+			}
+			pt := part{tok: int32(i), stop: stopWords[lp], endOK: endOK || j > 0, brk: brk,
+				key: pk.key, skey: pk.skey, acr: pk.acr}
+			if pt.key == "" {
+				brk = true
+				continue
+			}
+			parts = append(parts, pt)
+			brk = false
+		}
+	}
+	var buf, head, k []byte
+	for i := range parts {
+		if parts[i].stop {
+			continue
+		}
+		// one acronym: its long form when this text defines it, else the
+		// acronym itself, looked up as one
+		if a := parts[i].acr; a != "" {
+			if long, ok := acr.long[a]; ok {
+				visit([]byte(graph.ConceptKey(e.canonical(long))), parts[i].tok, false)
+			} else {
+				visit([]byte(a), parts[i].tok, true)
+			}
+		}
+		buf, head = buf[:0], head[:0]
+		of := -1 // index of the first "of" in the span
+		for j := i; j < len(parts) && j-i < maxMentionParts; j++ {
+			if j > i && parts[j].brk {
+				break
+			}
+			p := &parts[j]
+			if of < 0 && j > i+0 && p.key == "of" {
+				of = j
+				head = append(head[:0], buf[:len(buf)-len(parts[j-1].key)]...)
+				head = append(head, parts[j-1].skey...)
+			}
+			if !p.stop && p.endOK && !(j == i && p.acr != "") {
+				if of < 0 {
+					k = append(append(k[:0], buf...), p.skey...)
+				} else {
+					if p.skey != p.key {
+						// "chain of thoughts" is "chain of thought"
+						visit(append(append(k[:0], head...), p.skey...), p.tok, false)
+					}
+					k = append(append(k[:0], head...), p.key...)
+				}
+				if j > i || !generic[string(k)] {
+					visit(k, p.tok, false)
+				}
+			}
+			buf = append(buf, p.key...)
+			if of >= 0 {
+				head = append(head, p.key...)
+			}
+		}
+	}
+}
+
+// Link finds the concepts the text mentions and weighs each by its score
+// as a key term of the text, relative to the text's best key term: in (0,
+// 1]. resolve says which concept a span's key names (acronym: the span is
+// one acronym as written, to be looked up as one). Every form of a concept
+// in the text counts for it: the long form, the acronym, a plural.
+// Concepts are returned best first.
+func (r *Ranking) Link(resolve func(key string, acronym bool) (graph.Concept, bool)) []graph.Link {
+	type acc struct {
+		c     graph.Concept
+		count int32
+		first int32
+		title bool
+		cand  float64 // its score as a candidate of this text, 0 if it is none
+	}
+	byID := map[graph.NodeID]*acc{}
+	byKey := map[string]*acc{}
+	var order []graph.NodeID
+	for _, m := range r.a.mentions {
+		c, ok := resolve(m.key, m.acronym)
+		if !ok {
+			continue
+		}
+		x := byID[c.ID]
+		if x == nil {
+			x = &acc{c: c, first: m.first}
+			byID[c.ID] = x
+			byKey[c.Key] = x
+			order = append(order, c.ID)
+		}
+		x.count += m.count
+		x.first = min(x.first, m.first)
+		x.title = x.title || m.title
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	for _, s := range r.out {
+		if x := byKey[s.c.Key]; x != nil {
+			x.cand = max(x.cand, s.score)
+		}
+	}
+	out := make([]graph.Link, 0, len(order))
+	for _, id := range order {
+		x := byID[id]
+		s := x.cand
+		if s == 0 {
+			words := len(strings.Fields(x.c.Name))
+			s = DefaultParams.score(features{freq: float64(x.count), first: x.first, words: words, title: x.title,
+				acronym: words == 1 && isAcronym(x.c.Name)}, idfOf(r.stats, x.c.Key))
+		}
+		out = append(out, graph.Link{Concept: id, Weight: r.relative(s)})
+	}
+	sortLinks(out)
+	return out
+}
+
+// ScanMentions counts the spans of a title and text whose key is in keys
+// (or, for acronyms, in acronyms), as Analyze finds mentions but without
+// tagging, on a simple tokenisation (words of letters, digits and hyphens;
+// every other character ends a span), and calls fn for each found: what a
+// scan of every stored paper can afford (graph.TermExtractor).
+func (e *Extractor) ScanMentions(title, text string, keys, acronyms map[string]bool, fn func(key string, acronym bool, count int)) {
+	toks := scanTokens(repairText(graph.LatexToText(title)), nil)
+	toks = append(toks, token{".", "."})
+	toks = scanTokens(repairText(graph.LatexToText(text)), toks)
+	var found map[string]int
+	e.eachSpan(toks, findAcronyms(toks), func(key []byte, _ int32, acronym bool) {
+		set := keys
+		if acronym {
+			set = acronyms
+		}
+		if !set[string(key)] {
+			return
+		}
+		if found == nil {
+			found = map[string]int{}
+		}
+		if acronym {
+			found["\x00"+string(key)]++
+		} else {
+			found[string(key)]++
+		}
+	})
+	for k, n := range found {
+		if a, ok := strings.CutPrefix(k, "\x00"); ok {
+			fn(a, true, n)
+		} else {
+			fn(k, false, n)
+		}
+	}
+}
+
+// scanTokens cuts text into words (letters, digits, inner hyphens) and
+// single punctuation tokens, appended to toks.
+func scanTokens(s string, toks []token) []token {
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			w := strings.Trim(s[start:end], "-")
+			if w != "" {
+				toks = append(toks, token{text: w})
+			}
+			start = -1
+		}
+	}
+	for i, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' && start >= 0:
+			if start < 0 {
+				start = i
+			}
+		case r == '\'' || r == '’':
+			flush(i)
+		case unicode.IsSpace(r):
+			flush(i)
+		default:
+			flush(i)
+			toks = append(toks, token{text: string(r)})
+		}
+	}
+	flush(len(s))
+	return toks
+}

@@ -1096,9 +1096,10 @@ func insertSorted(s []string, v string) []string {
 // is itself a concept ("vision-language process reward model" → "process
 // reward model"; "agent reinforcement learning" → "reinforcement
 // learning"). Words are split at spaces only. A tail of two words or more
-// that is no concept yet becomes one when two papers or more use it, and
-// more papers than the longer term: "policy optimization" under "group
-// relative policy optimization", not "relative policy optimization".
+// that is no concept yet becomes one when two papers or more use it, half
+// as many again as use the longer term, and it reads as a term: "policy
+// optimization" under "group relative policy optimization", not "relative
+// policy optimization", "resonance imaging" or "learning model".
 func (w *writer) linkBroader(id NodeID, name string) error {
 	fields := strings.Fields(LatexToText(name))
 	var words, keys []string
@@ -1111,9 +1112,11 @@ func (w *writer) linkBroader(id NodeID, name string) error {
 		tail := strings.Join(keys[k:], "")
 		parent, err := w.tx.Lookup(IdxConcept, tail)
 		if ErrorCode(err) == NotFound && len(keys)-k >= 2 {
-			// C-value's test: a tail used no more widely than the longer
-			// term is a piece of it ("relative policy optimization" of
-			// "group relative policy optimization"), not a term
+			// C-value's test: a tail used hardly more widely than the
+			// longer term is a piece of it ("relative policy optimization"
+			// of "group relative policy optimization", "resonance imaging"
+			// of "magnetic resonance imaging"), not a term; so is a tail of
+			// generic words ("learning model")
 			stats := newTxStats(w)
 			df, derr := stats.docFreq(tail)
 			if derr != nil {
@@ -1123,8 +1126,9 @@ func (w *writer) linkBroader(id NodeID, name string) error {
 			if derr != nil {
 				return derr
 			}
-			if df >= 2 && df > child {
-				parent, _, err = w.concept(Term{Name: strings.Join(words[k:], " ")})
+			name := strings.Join(words[k:], " ")
+			if df >= 2 && 2*df >= 3*child && w.svc.terms != nil && w.svc.terms.TermLike(name) {
+				parent, _, err = w.concept(Term{Name: name})
 			}
 		}
 		if err == nil && parent != 0 && parent != id {

@@ -102,6 +102,10 @@ type TermExtractor interface {
 	// every stored paper), and calls fn with each and how many times the
 	// text has it.
 	ScanMentions(title, text string, keys, acronyms map[string]bool, fn func(key string, acronym bool, count int))
+	// TermLike reports whether a name could be a term of a paper (no
+	// generic words alone, no evaluative opener): checked before a concept
+	// is made from a name no paper voted for (a broader concept).
+	TermLike(name string) bool
 	// Version names the extractor's behaviour; document frequencies counted
 	// by another version are recomputed, not mixed (kg recompute).
 	Version() string

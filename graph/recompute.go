@@ -269,13 +269,18 @@ func (w *writer) clearConcept(c NodeID) error {
 	return w.dropConcept(c)
 }
 
-func (s *Service) countConcepts(ctx context.Context) (int, error) {
+func (s *Service) countConcepts(ctx context.Context) (int, error) { return s.counter(ctx, cntConcepts) }
+
+func (s *Service) countPapers(ctx context.Context) (int, error) { return s.counter(ctx, cntPapers) }
+
+// counter reads one counter from a snapshot.
+func (s *Service) counter(ctx context.Context, name string) (int, error) {
 	r, err := s.store.Read(ctx)
 	if err != nil {
 		return 0, err
 	}
 	defer r.Close()
-	n, err := r.Counter(cntConcepts)
+	n, err := r.Counter(name)
 	return int(n), err
 }
 
@@ -342,14 +347,4 @@ func (s *Service) paperIDs(ctx context.Context, after NodeID, n int) ([]NodeID, 
 		return len(ids) < n
 	})
 	return ids, err
-}
-
-func (s *Service) countPapers(ctx context.Context) (int, error) {
-	r, err := s.store.Read(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer r.Close()
-	n, err := r.Counter(cntPapers)
-	return int(n), err
 }

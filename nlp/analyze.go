@@ -90,6 +90,26 @@ func (e *Extractor) Analyze(title, text string) graph.TextAnalysis {
 	return a
 }
 
+// TermLike reports whether a name could be a term: not generic words alone
+// (each word, or the whole), not opened by an evaluative or dependent word
+// (graph.TermExtractor).
+func (e *Extractor) TermLike(name string) bool {
+	words := strings.Fields(name)
+	if len(words) == 0 {
+		return false
+	}
+	first := strings.ToLower(words[0])
+	if leading[first] || dependent[first] || isGeneric(graph.FoldKey(name), len(words)) {
+		return false
+	}
+	for _, w := range words {
+		if !generic[graph.FoldKey(w)] {
+			return true
+		}
+	}
+	return false
+}
+
 // Extract analyses and ranks in one step, without corpus statistics.
 func (e *Extractor) Extract(title, text string) []graph.Term {
 	return e.Candidates(title, text).Rank(nil, e.max)

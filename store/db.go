@@ -440,29 +440,17 @@ func (db *DB) fits(o *overlay) error {
 
 // DropCounters deletes every counter whose name starts with prefix, with
 // Badger's DropPrefix (which rewrites tables in bulk; other writes wait).
-func (db *DB) DropCounters(prefix string) error {
-	if db.dry != nil {
-		return graph.Errorf(graph.Invalid, "cannot drop counters in a dry run")
-	}
-	if db.seq == nil {
-		return graph.Errorf(graph.Invalid, "store is open read-only")
-	}
-	db.wmu.Lock()
-	defer db.wmu.Unlock()
-	if err := db.settle(); err != nil {
-		return err
-	}
-	if db.hot != nil {
-		db.hot.clear()
-	}
-	return db.bdb.DropPrefix(counterKey(prefix))
-}
+func (db *DB) DropCounters(prefix string) error { return db.dropPrefix("counters", counterKey(prefix)) }
 
 // DropTerms deletes every entry of a search-index namespace, as
 // DropCounters does.
 func (db *DB) DropTerms(ns graph.Index) error {
+	return db.dropPrefix("index entries", termPrefix(ns, ""))
+}
+
+func (db *DB) dropPrefix(what string, prefix []byte) error {
 	if db.dry != nil {
-		return graph.Errorf(graph.Invalid, "cannot drop index entries in a dry run")
+		return graph.Errorf(graph.Invalid, "cannot drop %s in a dry run", what)
 	}
 	if db.seq == nil {
 		return graph.Errorf(graph.Invalid, "store is open read-only")
@@ -475,7 +463,7 @@ func (db *DB) DropTerms(ns graph.Index) error {
 	if db.hot != nil {
 		db.hot.clear()
 	}
-	return db.bdb.DropPrefix(termPrefix(ns, ""))
+	return db.bdb.DropPrefix(prefix)
 }
 
 // DryRun makes every later Update of this DB keep its writes in memory

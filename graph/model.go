@@ -209,8 +209,18 @@ type Reader interface {
 	Pairs(t EdgeType, a NodeID, fn func(b NodeID, n int64) bool) error
 	// Pair returns one pair counter (0 when absent).
 	Pair(t EdgeType, a, b NodeID) (int64, error)
+	// AllPairs visits every pair counter of a type once (a < b), in id
+	// order: one pass over the store, for whole-graph recounts.
+	AllPairs(t EdgeType, fn func(a, b NodeID, n int64) bool) error
+	// KindEdges visits every edge of type t from a node of kind k, by
+	// source then target id: one pass over the store, for whole-graph
+	// recounts.
+	KindEdges(k Kind, t EdgeType, fn func(src, dst NodeID, weight float64) bool) error
 	// Counter returns a named counter (0 when absent).
 	Counter(name string) (int64, error)
+	// Counters visits the counters whose name starts with prefix, in name
+	// order.
+	Counters(prefix string, fn func(name string, n int64) bool) error
 	// NodeIDs visits the ids of every node of a kind, in id order, starting
 	// after the given id (0: from the first).
 	NodeIDs(k Kind, after NodeID, fn func(NodeID) bool) error
@@ -239,6 +249,11 @@ type Tx interface {
 	// Pending reports the writes held so far (distinct keys, bytes), so a
 	// caller batching work can commit before the store's limits.
 	Pending() (writes, bytes int)
+	// Committed reads the snapshot the transaction reads under its own
+	// writes: without them, and without a commit still under way. A scan
+	// there costs nothing per pending write, for statistics that may lag
+	// by a batch. Closing it does nothing; it ends with the transaction.
+	Committed() Reader
 	// NewID allocates a fresh id of a kind.
 	NewID(k Kind) (NodeID, error)
 	PutNode(n Node) error
@@ -257,6 +272,9 @@ type Tx interface {
 	// as a→b and b→a) and returns the new value; a counter reaching 0 is
 	// deleted.
 	AddPair(t EdgeType, a, b NodeID, delta int64) (int64, error)
+	// SetPair sets the pair counter of a and b without reading it (n ≤ 0
+	// deletes it): for recounts, which know the value.
+	SetPair(t EdgeType, a, b NodeID, n int64) error
 	// AddCounter adds delta to a named counter and returns the new value; a
 	// counter reaching 0 is deleted.
 	AddCounter(name string, delta int64) (int64, error)

@@ -702,12 +702,58 @@ func (r *reader) Pairs(t graph.EdgeType, a graph.NodeID, fn func(graph.NodeID, i
 	})
 }
 
+func (r *reader) AllPairs(t graph.EdgeType, fn func(a, b graph.NodeID, n int64) bool) error {
+	prefix := []byte{pPair, byte(t)}
+	return r.scan(prefix, nil, true, func(k []byte, item valued) (bool, error) {
+		b, err := parsePairKey(k)
+		if err != nil {
+			return false, err
+		}
+		a := graph.NodeID(binary.BigEndian.Uint64(k[2:10]))
+		if a >= b {
+			return true, nil // the mirror of a pair visited as (b, a)
+		}
+		var n int64
+		if err := item.Value(func(v []byte) error { n = decodeInt(v); return nil }); err != nil {
+			return false, err
+		}
+		return fn(a, b, n), nil
+	})
+}
+
+func (r *reader) KindEdges(kind graph.Kind, t graph.EdgeType, fn func(src, dst graph.NodeID, w float64) bool) error {
+	prefix := []byte{pOut, byte(kind)} // the kind is the id's top byte
+	return r.scan(prefix, nil, true, func(k []byte, item valued) (bool, error) {
+		dst, err := parseEdgeKey(k)
+		if err != nil || graph.EdgeType(k[9]) != t {
+			return err == nil, err
+		}
+		var w float64
+		if item.ValueSize() > 0 {
+			if err := item.Value(func(v []byte) error { w = decodeWeight(v); return nil }); err != nil {
+				return false, err
+			}
+		}
+		return fn(graph.NodeID(binary.BigEndian.Uint64(k[1:9])), dst, w), nil
+	})
+}
+
 func (r *reader) Pair(t graph.EdgeType, a, b graph.NodeID) (int64, error) {
 	v, err := r.get(pairKey(t, a, b))
 	if errors.Is(err, graph.ErrNotFound) {
 		return 0, nil
 	}
 	return decodeInt(v), err
+}
+
+func (r *reader) Counters(prefix string, fn func(string, int64) bool) error {
+	return r.scan(counterKey(prefix), nil, true, func(k []byte, item valued) (bool, error) {
+		var n int64
+		if err := item.Value(func(v []byte) error { n = decodeInt(v); return nil }); err != nil {
+			return false, err
+		}
+		return fn(string(k[1:]), n), nil
+	})
 }
 
 func (r *reader) Counter(name string) (int64, error) {
@@ -845,17 +891,22 @@ func (t *tx) AddPair(et graph.EdgeType, a, b graph.NodeID, delta int64) (int64, 
 		return 0, err
 	}
 	n += delta
+	return max(n, 0), t.SetPair(et, a, b, n)
+}
+
+func (t *tx) SetPair(et graph.EdgeType, a, b graph.NodeID, n int64) error {
 	for _, k := range [][]byte{pairKey(et, a, b), pairKey(et, b, a)} {
+		var err error
 		if n <= 0 {
 			err = t.del(k)
 		} else {
 			err = t.set(k, binary.BigEndian.AppendUint64(nil, uint64(n)))
 		}
 		if err != nil {
-			return 0, err
+			return err
 		}
 	}
-	return max(n, 0), nil
+	return nil
 }
 
 func (t *tx) AddCounter(name string, delta int64) (int64, error) {

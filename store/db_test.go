@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -635,5 +636,127 @@ func TestAsyncChainReadsTheSame(t *testing.T) {
 	b, _ := fast.Checksum()
 	if a != b {
 		t.Error("the stores differ at the end")
+	}
+}
+
+// A transaction's Committed reader sees what was committed before it
+// began, not its own writes; closing it leaves the transaction usable.
+func TestCommittedReader(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	if err := db.Update(ctx, func(tx graph.Tx) error {
+		_, err := tx.AddCounter("df/ab", 2)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	counters := func(r graph.Reader) map[string]int64 {
+		out := map[string]int64{}
+		if err := r.Counters("df/a", func(name string, n int64) bool { out[name] = n; return true }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if err := db.Update(ctx, func(tx graph.Tx) error {
+		if _, err := tx.AddCounter("df/ab", 1); err != nil {
+			return err
+		}
+		if _, err := tx.AddCounter("df/abc", 7); err != nil {
+			return err
+		}
+		c := tx.Committed()
+		got := counters(c)
+		c.Close()
+		if want := map[string]int64{"df/ab": 2}; !maps.Equal(got, want) {
+			t.Errorf("committed reader: %v, want %v", got, want)
+		}
+		if got, want := counters(tx), map[string]int64{"df/ab": 3, "df/abc": 7}; !maps.Equal(got, want) {
+			t.Errorf("the transaction after its committed reader closed: %v, want %v", got, want)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Whole-graph scans for recounts: AllPairs visits each pair once (not its
+// mirror), KindEdges only edges of one type from nodes of one kind;
+// SetPair sets both halves of a pair, and 0 removes it.
+func TestWholeGraphScans(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	var p1, p2, c1, c2, c3 graph.NodeID
+	if err := db.Update(ctx, func(tx graph.Tx) error {
+		p1, _ = tx.NewID(graph.KindPaper)
+		p2, _ = tx.NewID(graph.KindPaper)
+		c1, _ = tx.NewID(graph.KindConcept)
+		c2, _ = tx.NewID(graph.KindConcept)
+		c3, _ = tx.NewID(graph.KindConcept)
+		for _, e := range []struct {
+			src, dst graph.NodeID
+			w        float64
+		}{{p1, c1, 1}, {p1, c2, 0.5}, {p2, c2, 0.25}} {
+			if _, err := tx.PutEdge(e.src, graph.Mentions, e.dst, e.w); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.PutEdge(c1, graph.Broader, c2, 0); err != nil { // not from a paper
+			return err
+		}
+		if _, err := tx.PutEdge(p1, graph.InSubject, c3, 0); err != nil { // another type
+			return err
+		}
+		if err := tx.SetPair(graph.CoOccurs, c1, c2, 3); err != nil {
+			return err
+		}
+		if err := tx.SetPair(graph.CoOccurs, c3, c1, 2); err != nil {
+			return err
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := db.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var edges []string
+	if err := r.KindEdges(graph.KindPaper, graph.Mentions, func(src, dst graph.NodeID, w float64) bool {
+		edges = append(edges, fmt.Sprintf("%s→%s %.2f", src, dst, w))
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{fmt.Sprintf("%s→%s 1.00", p1, c1), fmt.Sprintf("%s→%s 0.50", p1, c2), fmt.Sprintf("%s→%s 0.25", p2, c2)}
+	if strings.Join(edges, "; ") != strings.Join(want, "; ") {
+		t.Errorf("KindEdges: %v, want %v", edges, want)
+	}
+	pairs := func(r graph.Reader) []string {
+		var out []string
+		if err := r.AllPairs(graph.CoOccurs, func(a, b graph.NodeID, n int64) bool {
+			out = append(out, fmt.Sprintf("%s-%s %d", a, b, n))
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if got, want := strings.Join(pairs(r), "; "), fmt.Sprintf("%s-%s 3; %s-%s 2", c1, c2, c1, c3); got != want {
+		t.Errorf("AllPairs: %s, want %s", got, want)
+	}
+	r.Close()
+	if err := db.Update(ctx, func(tx graph.Tx) error { return tx.SetPair(graph.CoOccurs, c2, c1, 0) }); err != nil {
+		t.Fatal(err)
+	}
+	r, err = db.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got, want := strings.Join(pairs(r), "; "), fmt.Sprintf("%s-%s 2", c1, c3); got != want {
+		t.Errorf("AllPairs after a pair set to 0: %s, want %s", got, want)
+	}
+	if n, _ := r.Pair(graph.CoOccurs, c1, c2); n != 0 {
+		t.Errorf("a pair set to 0 reads %d", n)
 	}
 }

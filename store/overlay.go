@@ -223,6 +223,14 @@ func (t *tx) Atomic(fn func() error) error {
 // their size in bytes.
 func (t *tx) Pending() (writes, bytes int) { return len(t.over.index), t.over.bytes }
 
+// Committed reads the transaction's snapshot alone (graph.Tx).
+func (t *tx) Committed() graph.Reader { return &committed{reader{txn: t.txn}} }
+
+// committed is a transaction's snapshot; the transaction discards it.
+type committed struct{ reader }
+
+func (*committed) Close() {}
+
 // scan visits the keys under prefix from start: the pending writes merged
 // with the snapshot's (inSnap false: the snapshot has none).
 func (o *overlay) scan(prefix, start []byte, values, inSnap bool, fn func(k []byte, item valued) (bool, error)) error {

@@ -1,7 +1,6 @@
 package graph_test
 
 import (
-	"cmp"
 	"context"
 	"regexp"
 	"slices"
@@ -321,67 +320,5 @@ func TestRecomputeIsOrderIndependent(t *testing.T) {
 			}
 		}
 		t.Fatalf("recompute after ingesting the pages in two orders: %d and %d lines", len(a), len(b))
-	}
-}
-
-// Co-occurrence pairs count, for every pair of concepts, the papers that
-// have both among their ten best-weighted concepts: recounted from the
-// stored mentions after ingest, including the links made when a concept
-// appeared after its first papers.
-func TestCoOccurrenceExact(t *testing.T) {
-	db := MustOpen(t)
-	svc := graph.NewService(db, extractor)
-	ingestFiles(t, svc, seedFiles(t)...)
-	r, err := db.Read(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	type pair struct{ a, b graph.NodeID }
-	want := map[pair]int64{}
-	r.NodeIDs(graph.KindPaper, 0, func(p graph.NodeID) bool {
-		type cw struct {
-			c graph.NodeID
-			w float64
-		}
-		var cs []cw
-		r.Edges(p, graph.Mentions, graph.Out, func(c graph.NodeID, w float64) bool { cs = append(cs, cw{c, w}); return true })
-		slices.SortFunc(cs, func(x, y cw) int {
-			if c := cmp.Compare(y.w, x.w); c != 0 {
-				return c
-			}
-			return cmp.Compare(x.c, y.c)
-		})
-		cs = cs[:min(len(cs), 10)]
-		for i := range cs {
-			for j := i + 1; j < len(cs); j++ {
-				a, b := min(cs[i].c, cs[j].c), max(cs[i].c, cs[j].c)
-				want[pair{a, b}]++
-			}
-		}
-		return true
-	})
-	got := map[pair]int64{}
-	r.NodeIDs(graph.KindConcept, 0, func(a graph.NodeID) bool {
-		r.Pairs(graph.CoOccurs, a, func(b graph.NodeID, n int64) bool {
-			if a < b {
-				got[pair{a, b}] = n
-			}
-			return true
-		})
-		return true
-	})
-	if len(want) == 0 {
-		t.Fatal("no co-occurrence on the seeds")
-	}
-	for p, n := range want {
-		if got[p] != n {
-			t.Errorf("pair %v: stored %d, recounted %d", p, got[p], n)
-		}
-	}
-	for p, n := range got {
-		if want[p] == 0 {
-			t.Errorf("pair %v: stored %d, recounted 0", p, n)
-		}
 	}
 }

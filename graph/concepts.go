@@ -343,9 +343,11 @@ func (w *writer) markBackfill(c NodeID, name string) error {
 	if err := w.tx.PutTerm(IdxBackfill, authorTerm(c), c); err != nil {
 		return err
 	}
-	// A single word is recorded only where it was a term of its own; its
-	// other uses (the front of "skill library") are found by the scan.
-	if strings.ContainsAny(name, " -") || isOneAcronym(name) {
+	// A single word (hyphenated too) is recorded only where it was a term
+	// of its own; its other uses (the front of "skill library") are found
+	// by the scan, which also tells whether it is mostly a noun
+	// (rejectModifiers).
+	if strings.Contains(name, " ") || isOneAcronym(name) {
 		df, err := newTxStats(w).docFreq(ConceptKey(name))
 		if err != nil || df <= maxPostings+1 {
 			return err
@@ -416,7 +418,13 @@ func (w *writer) vote(p NodeID, oldR, cur Ranking) error {
 			w.tally.add(t, i < introducedTop)
 			continue
 		}
-		if n < 2 && !(t.Introduced && i < introducedTop) {
+		introduced := t.Introduced && i < introducedTop
+		if n < 2 && !introduced {
+			continue
+		}
+		if ok, err := w.supported(t, introduced); err != nil {
+			return err
+		} else if !ok {
 			continue
 		}
 		if _, _, err := w.concept(t); err != nil {
@@ -424,6 +432,94 @@ func (w *writer) vote(p NodeID, oldR, cur Ranking) error {
 		}
 	}
 	return nil
+}
+
+const (
+	// frontRatio: a term of several words is the front of a longer term
+	// when that term is used in this many times the papers it is used in
+	// itself (frontOfLonger).
+	frontRatio = 1.5
+	// nounShare: a one-word concept is kept only when at least this share
+	// of the papers that say it use it as a noun (rejectModifiers).
+	nounShare = 0.4
+	// frontScanMax bounds the longer terms frontOfLonger reads.
+	frontScanMax = 1000
+)
+
+// supported reports whether the corpus supports a term that has its
+// votes as a new concept: not a one-word term found to be a modifier, not
+// the front of a longer term. A concept that exists is always supported.
+func (w *writer) supported(t Term, introduced bool) (bool, error) {
+	key := ConceptKey(t.Name)
+	if key == "" || isOneAcronym(t.Name) {
+		return true, nil
+	}
+	if _, err := w.tx.Lookup(IdxConcept, key); err == nil {
+		return true, nil
+	} else if ErrorCode(err) != NotFound {
+		return false, err
+	}
+	if oneWord(t.Name) {
+		if n, err := w.tx.Counter(rejectedCounter(key)); err != nil || n > 0 {
+			return false, err
+		}
+	}
+	if introduced || len(t.Aliases) > 0 || !strings.ContainsAny(t.Name, " -") {
+		return true, nil
+	}
+	if w.vocab == nil {
+		w.vocab = vocabularyOf(w.svc.store)
+	}
+	front, err := frontOfLonger(newTxStats(w), key, w.vocab)
+	return !front, err
+}
+
+// frontOfLonger reports whether a term of several words (or a hyphenated
+// word) is mostly the front of a longer term: some candidate term that
+// starts with it is used in frontRatio times the papers that use it on
+// its own or at the end of a phrase. "large language" (48 papers) is the
+// front of "large language model" (13,745), "named entity" of "named
+// entity recognition", "vision-language" of "vision-language model":
+// C-value's nested terms. A tagger's slip ("Large Language and Vision
+// Models") makes such a front a key term of a few papers; it is no
+// concept. (Keys join words without spaces, so a longer key may also be a
+// longer word: one-word terms are left to rejectModifiers.)
+//
+// A term that keeps its votes is checked again at each vote: the longer
+// term found is kept (vocabulary.fronts), so that the next check reads two
+// counters instead of every longer term.
+func frontOfLonger(stats txStats, key string, v *vocabulary) (bool, error) {
+	n, err := stats.docFreq(key)
+	if err != nil || n == 0 {
+		return false, err
+	}
+	isFront := func(c int64) bool { return float64(c) >= frontRatio*float64(n) }
+	if longer, ok := v.fronts[key]; ok {
+		if c, err := stats.docFreq(longer); err != nil || isFront(c) {
+			return err == nil, err
+		}
+	}
+	// The longer terms are read from the committed snapshot (in the
+	// transaction, a scan of counters costs a pass over all its writes),
+	// with this transaction's counts where it changed them.
+	front, seen := false, 0
+	err = stats.w.tx.Committed().Counters(dfCounter(key), func(name string, val int64) bool {
+		if seen++; len(name) == len(dfCounter(key)) {
+			return true
+		}
+		c, _, _ := decodeDF(val)
+		if own, ok := stats.w.df[name[len("df/"):]]; ok {
+			c = own
+		}
+		if front = isFront(c); front {
+			if v.fronts == nil {
+				v.fronts = map[string]string{}
+			}
+			v.fronts[key] = strings.TrimPrefix(name, "df/")
+		}
+		return !front && seen < frontScanMax
+	})
+	return front, err
 }
 
 // voteTally collects a recompute's votes, so that concepts are made once
@@ -505,6 +601,63 @@ func (w *writer) addMentions(p NodeID, add map[NodeID]float64) error {
 	return w.moveMentions(p, old, cur, PaperSortKey(&n), true)
 }
 
+// coPair is a co-occurrence pair, a < b.
+type coPair struct{ a, b NodeID }
+
+// countCoOccurrence counts a paper's co-occurrence pairs for its mentions
+// cur: the pairs of its best concepts (topConcepts) that were not counted
+// for it before gain one, the pairs counted before (the set kept on the
+// paper) that are no longer lose one. The changes are summed over the
+// transaction (flushPairs writes them) and land in the same transaction as
+// the paper's new counted set and the removal of its IdxCoDirty mark, so
+// every pair is counted once for the paper, whatever interrupts a run.
+func (w *writer) countCoOccurrence(n *Node, cur map[NodeID]float64) error {
+	if err := w.tx.DeleteTerm(IdxCoDirty, authorTerm(n.ID), n.ID); err != nil {
+		return err
+	}
+	top := slices.Sorted(mapKeys(topConcepts(cur)))
+	if slices.Equal(top, n.CoOccurs) {
+		return nil
+	}
+	if w.co == nil {
+		w.co = map[coPair]int64{}
+	}
+	for _, pass := range []struct {
+		from, other []NodeID
+		d           int64
+	}{{top, n.CoOccurs, 1}, {n.CoOccurs, top, -1}} {
+		for x, a := range pass.from {
+			for _, b := range pass.from[x+1:] {
+				if !slices.Contains(pass.other, a) || !slices.Contains(pass.other, b) {
+					w.co[coPair{min(a, b), max(a, b)}] += pass.d
+				}
+			}
+		}
+	}
+	n.CoOccurs = top
+	return w.tx.PutNode(*n)
+}
+
+// flushPairs writes the co-occurrence changes summed in the transaction,
+// in key order.
+func (w *writer) flushPairs() error {
+	pairs := slices.SortedFunc(mapKeys2(w.co), func(x, y coPair) int {
+		if c := cmp.Compare(x.a, y.a); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.b, y.b)
+	})
+	for _, pr := range pairs {
+		if d := w.co[pr]; d != 0 {
+			if err := w.pair(CoOccurs, pr.a, pr.b, d); err != nil {
+				return err
+			}
+		}
+	}
+	w.co = nil
+	return nil
+}
+
 func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }
 
 // topConcepts picks a paper's coOccurTop best mentions, by weight then id,
@@ -548,7 +701,9 @@ func (w *writer) moveMentions(p NodeID, old, cur map[NodeID]float64, sortKey []b
 		if _, err := w.edge(p, Mentions, c, cur[c]); err != nil {
 			return err
 		}
-		if _, err := tx.AddCounter(degreeCounter(c, Mentions), 1); err != nil {
+		if deg, err := tx.AddCounter(degreeCounter(c, Mentions), 1); err != nil {
+			return err
+		} else if err := w.checkModifier(c, deg); err != nil {
 			return err
 		}
 		if err := tx.PutListEntry(c, Mentions, sortKey); err != nil {
@@ -667,6 +822,17 @@ func (w *writer) resolve(key string, acronym bool) (Concept, bool) {
 			w.err = err
 		}
 		return Concept{}, false
+	}
+	if w.vocab.rejected[id] {
+		n, err := w.tx.Counter(rejectedCounter(c.Key))
+		if err != nil {
+			w.err = err
+			return Concept{}, false
+		}
+		if n > 0 {
+			return Concept{}, false
+		}
+		delete(w.vocab.rejected, id)
 	}
 	return c, true
 }

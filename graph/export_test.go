@@ -10,3 +10,19 @@ func CleanTextSlow(s string) string {
 	b = append(b, '\x00') // defeats isClean; removed below as a control character
 	return CleanText(string(b))
 }
+
+// SetCoRecountMin sets how many papers to count make a settle recount
+// every co-occurrence pair; the returned function restores it.
+func SetCoRecountMin(n int) (restore func()) {
+	old := coRecountMin
+	coRecountMin = n
+	return func() { coRecountMin = old }
+}
+
+// SetSettleWrites bounds the writes of a settle's transactions; the
+// returned function restores the bound.
+func SetSettleWrites(n int) (restore func()) {
+	old := settleWrites
+	settleWrites = n
+	return func() { settleWrites = old }
+}

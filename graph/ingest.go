@@ -301,11 +301,12 @@ type writer struct {
 	analyses map[string]TextAnalysis // extractor cache (see analyze)
 	df       map[string]int64        // document frequencies written in this transaction
 
-	paper      NodeID      // the paper whose concepts are being written
-	vocab      *vocabulary // the store's concept-key filter (useVocabulary)
-	err        error       // a store error met while linking (resolve)
-	deferLinks bool        // recompute: concepts are created now, papers linked in a later pass
-	tally      voteTally   // recompute: votes are collected, concepts made after the pass
+	paper      NodeID           // the paper whose concepts are being written
+	vocab      *vocabulary      // the store's concept-key filter (useVocabulary)
+	err        error            // a store error met while linking (resolve)
+	deferLinks bool             // recompute: concepts are created now, papers linked in a later pass
+	tally      voteTally        // recompute: votes are collected, concepts made after the pass
+	co         map[coPair]int64 // co-occurrence changes of the transaction (countCoOccurrence)
 }
 
 func (w *writer) count(name string, d int64) {

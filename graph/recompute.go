@@ -44,7 +44,7 @@ func (s *Service) RecomputeConcepts(ctx context.Context, workers int, progress f
 	if err := s.clearConcepts(ctx, progress); err != nil {
 		return IngestResult{}, fmt.Errorf("clear the old concepts: %w", err)
 	}
-	for _, prefix := range []string{"df/", "kt/"} {
+	for _, prefix := range []string{"df/", "kt/", "rej/"} {
 		if err := s.store.DropCounters(prefix); err != nil {
 			return IngestResult{}, fmt.Errorf("drop counters %s: %w", prefix, err)
 		}
@@ -104,6 +104,9 @@ func (s *Service) RecomputeConcepts(ctx context.Context, workers int, progress f
 			}
 		}
 		total.Records = done
+	}
+	if err := s.rejectPending(ctx); err != nil {
+		return total, err
 	}
 	return total, s.settleCoOccurrence(ctx)
 }
@@ -166,7 +169,14 @@ func (s *Service) makeConcepts(ctx context.Context, tally voteTally) (int, error
 				return err
 			}
 			for ; n < len(keys) && n < 256; n++ {
-				if _, _, err := w.concept(tally[keys[n]].term()); err != nil {
+				x := tally[keys[n]]
+				t := x.term()
+				if ok, err := w.supported(t, x.introduced); err != nil {
+					return err
+				} else if !ok {
+					continue
+				}
+				if _, _, err := w.concept(t); err != nil {
 					return err
 				}
 			}

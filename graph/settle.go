@@ -33,8 +33,11 @@ func (s *Service) SettleConcepts(ctx context.Context) error {
 }
 
 func (s *Service) settle(ctx context.Context) error {
-	rescan, marked, err := s.rescanPlan(ctx)
+	rescan, marked, surface, err := s.rescanPlan(ctx)
 	if err != nil {
+		return err
+	}
+	if err := s.rejectModifiers(ctx, surface, rescan); err != nil {
 		return err
 	}
 	for {
@@ -54,6 +57,10 @@ func (s *Service) settle(ctx context.Context) error {
 		if err := s.settleApply(ctx, plan); err != nil {
 			return err
 		}
+	}
+	// words found modifiers as papers were linked to them
+	if err := s.rejectPending(ctx); err != nil {
+		return err
 	}
 	if len(marked) > 0 {
 		if err := s.store.Update(ctx, func(tx Tx) error {
@@ -78,16 +85,17 @@ const rescanChunk = 2000
 // or their name is one word): every stored paper whose title or abstracts
 // mention them, by ScanMentions on every core. The weight of such a link is
 // not the paper's own ranking (that would need tagging every paper again):
-// 0.1 for one mention, 0.05 more a mention, at most 0.5.
-func (s *Service) rescanPlan(ctx context.Context) (map[NodeID]map[NodeID]float64, []NodeID, error) {
+// 0.1 for one mention, 0.05 more a mention, at most 0.5. It also counts,
+// for each concept named by one word, the scanned papers that say it
+// (rejectModifiers).
+func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]float64, marked []NodeID, surface map[NodeID]int, err error) {
 	if s.terms == nil {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	r, err := s.store.Read(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	var marked []NodeID
 	names := map[string]NodeID{}    // concept keys
 	acronyms := map[string]NodeID{} // acronyms that stand for a concept
 	err = r.Terms(IdxRescan, "", func(_ string, c NodeID) bool {
@@ -103,6 +111,12 @@ func (s *Service) rescanPlan(ctx context.Context) (map[NodeID]map[NodeID]float64
 			err = nil
 			continue
 		}
+		if oneWord(n.Label) {
+			if surface == nil {
+				surface = map[NodeID]int{}
+			}
+			surface[c] = 0
+		}
 		for _, name := range append([]string{n.Label}, n.Aliases...) {
 			if isOneAcronym(name) {
 				short := SingularAcronym(name)
@@ -116,7 +130,7 @@ func (s *Service) rescanPlan(ctx context.Context) (map[NodeID]map[NodeID]float64
 	}
 	r.Close()
 	if err != nil || len(marked) == 0 {
-		return nil, marked, err
+		return nil, marked, nil, err
 	}
 	wantNames, wantAcronyms := keySet(names), keySet(acronyms)
 	// Ids come from one sequence: a paper stored after a concept was made
@@ -126,12 +140,12 @@ func (s *Service) rescanPlan(ctx context.Context) (map[NodeID]map[NodeID]float64
 		newest = max(newest, c.Seq())
 	}
 	workers := runtime.GOMAXPROCS(0)
-	add := map[NodeID]map[NodeID]float64{}
+	add = map[NodeID]map[NodeID]float64{}
 	var after NodeID
 	for {
 		ids, err := s.paperIDs(ctx, after, rescanChunk)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for len(ids) > 0 && ids[len(ids)-1].Seq() > newest {
 			ids = ids[:len(ids)-1]
@@ -142,9 +156,10 @@ func (s *Service) rescanPlan(ctx context.Context) (map[NodeID]map[NodeID]float64
 		after = ids[len(ids)-1]
 		texts, err := s.paperTexts(ctx, ids)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		found := make([]map[NodeID]float64, len(ids))
+		said := make([][]NodeID, len(ids)) // one-word concepts a paper says
 		var wg sync.WaitGroup
 		for w := range workers {
 			wg.Add(1)
@@ -156,8 +171,14 @@ func (s *Service) rescanPlan(ctx context.Context) (map[NodeID]map[NodeID]float64
 						if acronym {
 							c, ok = acronyms[key]
 						}
-						if !ok || c.Seq() < ids[i].Seq() {
+						if !ok {
 							return
+						}
+						if _, one := surface[c]; one && !acronym {
+							said[i] = append(said[i], c)
+						}
+						if c.Seq() < ids[i].Seq() {
+							return // stored after c: linked then
 						}
 						if found[i] == nil {
 							found[i] = map[NodeID]float64{}
@@ -172,16 +193,33 @@ func (s *Service) rescanPlan(ctx context.Context) (map[NodeID]map[NodeID]float64
 			if f != nil {
 				add[ids[i]] = f
 			}
+			for _, c := range said[i] {
+				surface[c]++
+			}
 		}
 	}
-	return add, marked, nil
+	return add, marked, surface, nil
 }
 
+// coRecountMin: a settle with at least this many papers to count, and at
+// least a quarter of all papers, recounts every pair from the papers'
+// mentions in one pass (recountCoOccurrence) instead of changing pairs
+// paper by paper. A variable for tests.
+var coRecountMin = 2000
+
+const (
+	// coRecountFlag is set while a recount runs: a recount interrupted
+	// half-way has set some pairs and not others, and the next settle
+	// recounts again, whatever it has to count.
+	coRecountFlag = "co/recount"
+)
+
 // settleCoOccurrence counts the co-occurrence pairs of the papers whose
-// mentions changed: once a paper, whatever the concepts it gained since
-// (counting them as the links came rewrote an early paper's pairs for every
-// concept it gained). The papers are read from a snapshot on every core,
-// their pairs' changes summed, and each pair counter written once.
+// mentions changed since their pairs were counted (IdxCoDirty): once a
+// paper, whatever the concepts it gained since. A few papers are counted
+// in transactions of many papers, each paper's changes landing with its
+// new counted set (countCoOccurrence); many (a large ingest, a recompute)
+// make every pair be recounted.
 func (s *Service) settleCoOccurrence(ctx context.Context) error {
 	for {
 		r, err := s.store.Read(ctx)
@@ -191,104 +229,167 @@ func (s *Service) settleCoOccurrence(ctx context.Context) error {
 		var dirty []NodeID
 		err = r.Terms(IdxCoDirty, "", func(_ string, p NodeID) bool {
 			dirty = append(dirty, p)
-			return len(dirty) < 20_000
+			return true
 		})
-		if err != nil || len(dirty) == 0 {
-			r.Close()
-			return err
+		var flag, papers int64
+		if err == nil {
+			flag, err = r.Counter(coRecountFlag)
 		}
-		tops, err := s.coOccurrenceTops(r, dirty)
+		if err == nil {
+			papers, err = r.Counter(cntPapers)
+		}
 		r.Close()
 		if err != nil {
 			return err
 		}
-		type pair struct{ a, b NodeID }
-		delta := map[pair]int64{}
-		for i := range dirty {
-			t := tops[i]
-			if t.same {
-				continue
-			}
-			for _, pass := range []struct {
-				from, other []NodeID
-				d           int64
-			}{{t.cur, t.old, 1}, {t.old, t.cur, -1}} {
-				for x, a := range pass.from {
-					for _, b := range pass.from[x+1:] {
-						if !(slices.Contains(pass.other, a) && slices.Contains(pass.other, b)) {
-							delta[pair{a, b}] += pass.d
-						}
-					}
-				}
-			}
+		if flag != 0 || len(dirty) >= coRecountMin && 4*int64(len(dirty)) >= papers {
+			return s.recountCoOccurrence(ctx, dirty)
 		}
-		pairs := slices.SortedFunc(mapKeys2(delta), func(x, y pair) int {
-			if c := cmp.Compare(x.a, y.a); c != 0 {
-				return c
-			}
-			return cmp.Compare(x.b, y.b)
-		})
-		if err := s.eachBatch(ctx, len(pairs), func(w *writer, i int) error {
-			if d := delta[pairs[i]]; d != 0 {
-				return w.pair(CoOccurs, pairs[i].a, pairs[i].b, d)
-			}
+		if len(dirty) == 0 {
 			return nil
-		}); err != nil {
-			return err
-		}
-		counted := map[NodeID][]NodeID{}
-		for i, p := range dirty {
-			if !tops[i].same {
-				counted[p] = tops[i].cur
-			}
 		}
 		if err := s.eachBatch(ctx, len(dirty), func(w *writer, i int) error {
 			p := dirty[i]
-			if cur, ok := counted[p]; ok {
-				n, err := w.tx.Node(p)
-				if err == nil {
-					n.CoOccurs = cur
-					err = w.tx.PutNode(n)
-				}
-				if err != nil && ErrorCode(err) != NotFound {
-					return err
-				}
+			n, err := w.tx.Node(p)
+			if ErrorCode(err) == NotFound {
+				return w.tx.DeleteTerm(IdxCoDirty, authorTerm(p), p)
+			} else if err != nil {
+				return err
 			}
-			return w.tx.DeleteTerm(IdxCoDirty, authorTerm(p), p)
+			cur, err := w.mentions(p)
+			if err != nil {
+				return err
+			}
+			return w.countCoOccurrence(&n, cur)
 		}); err != nil {
 			return err
 		}
 	}
 }
 
-// coTop is a paper's concepts counted in co-occurrence before and now.
-type coTop struct {
-	old, cur []NodeID // sorted
-	same     bool
-}
-
-// coOccurrenceTops reads the papers' counted and current top concepts.
-// The snapshot is read on one goroutine (a Reader is not safe for
-// concurrent use); there is little to compute.
-func (s *Service) coOccurrenceTops(r Reader, papers []NodeID) ([]coTop, error) {
-	out := make([]coTop, len(papers))
-	for i, p := range papers {
-		n, err := r.Node(p)
-		if ErrorCode(err) == NotFound {
-			out[i].same = true
-			continue
-		} else if err != nil {
-			return nil, err
+// recountCoOccurrence sets every co-occurrence pair to the number of papers
+// with both among their best concepts (topConcepts), read in one pass over
+// the papers' mentions, and gives the papers to count (dirty) their new
+// counted sets. Pairs are set, not moved, so a recount interrupted at any
+// point is repaired by running it again (coRecountFlag says to). A large
+// ingest counts its papers this way: summed in memory (a few tens of bytes
+// a pair), each pair is written once, without being read.
+func (s *Service) recountCoOccurrence(ctx context.Context, dirty []NodeID) error {
+	if err := s.store.Update(ctx, func(tx Tx) error {
+		if n, err := tx.Counter(coRecountFlag); err != nil || n != 0 {
+			return err
 		}
-		cur := map[NodeID]float64{}
-		if err := r.Edges(p, Mentions, Out, func(c NodeID, w float64) bool { cur[c] = w; return true }); err != nil {
-			return nil, err
-		}
-		t := coTop{old: n.CoOccurs, cur: slices.Sorted(mapKeys(topConcepts(cur)))}
-		t.same = slices.Equal(t.old, t.cur)
-		out[i] = t
+		_, err := tx.AddCounter(coRecountFlag, 1)
+		return err
+	}); err != nil {
+		return err
 	}
-	return out, nil
+	r, err := s.store.Read(ctx)
+	if err != nil {
+		return err
+	}
+	toCount := make(map[NodeID]bool, len(dirty))
+	for _, p := range dirty {
+		toCount[p] = true
+	}
+	counts := map[coPair]int32{}
+	tops := map[NodeID][]NodeID{} // the new counted sets of the papers to count
+	var paper NodeID
+	mentions := map[NodeID]float64{}
+	endPaper := func() {
+		if len(mentions) == 0 {
+			return
+		}
+		top := slices.Sorted(mapKeys(topConcepts(mentions)))
+		for x, a := range top {
+			for _, b := range top[x+1:] {
+				counts[coPair{a, b}]++
+			}
+		}
+		if toCount[paper] {
+			tops[paper] = top
+		}
+		clear(mentions)
+	}
+	err = r.KindEdges(KindPaper, Mentions, func(src, c NodeID, w float64) bool {
+		if src != paper {
+			endPaper()
+			paper = src
+		}
+		mentions[c] = w
+		return ctx.Err() == nil
+	})
+	endPaper()
+	// the stored pairs that change
+	type change struct {
+		p coPair
+		n int64
+	}
+	var changes []change
+	var kept int64
+	if err == nil {
+		err = r.AllPairs(CoOccurs, func(a, b NodeID, n int64) bool {
+			p := coPair{a, b}
+			c := int64(counts[p])
+			if c != n {
+				changes = append(changes, change{p, c})
+			}
+			if c > 0 {
+				kept++
+			}
+			delete(counts, p)
+			return ctx.Err() == nil
+		})
+	}
+	r.Close()
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return err
+	}
+	total := kept + int64(len(counts))
+	for p, n := range counts {
+		changes = append(changes, change{p, int64(n)})
+	}
+	counts = nil
+	slices.SortFunc(changes, func(x, y change) int {
+		if c := cmp.Compare(x.p.a, y.p.a); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.p.b, y.p.b)
+	})
+	if err := s.eachBatch(ctx, len(changes), func(w *writer, i int) error {
+		return w.tx.SetPair(CoOccurs, changes[i].p.a, changes[i].p.b, changes[i].n)
+	}); err != nil {
+		return err
+	}
+	if err := s.eachBatch(ctx, len(dirty), func(w *writer, i int) error {
+		p := dirty[i]
+		if err := w.tx.DeleteTerm(IdxCoDirty, authorTerm(p), p); err != nil {
+			return err
+		}
+		n, err := w.tx.Node(p)
+		if ErrorCode(err) == NotFound || err == nil && slices.Equal(n.CoOccurs, tops[p]) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		n.CoOccurs = tops[p]
+		return w.tx.PutNode(n)
+	}); err != nil {
+		return err
+	}
+	return s.store.Update(ctx, func(tx Tx) error {
+		n, err := tx.Counter(pairCounter(CoOccurs))
+		if err == nil && n != total {
+			_, err = tx.AddCounter(pairCounter(CoOccurs), total-n)
+		}
+		if err == nil {
+			_, err = tx.AddCounter(coRecountFlag, -1)
+		}
+		return err
+	})
 }
 
 func mapKeys2[K comparable, V any](m map[K]V) func(func(K) bool) {
@@ -300,6 +401,10 @@ func mapKeys2[K comparable, V any](m map[K]V) func(func(K) bool) {
 		}
 	}
 }
+
+// settleWrites bounds the writes of a settle's transactions (a variable
+// for tests, which stop settles between transactions).
+var settleWrites = batchWrites
 
 // eachBatch runs fn for 0..n-1 in write transactions of bounded size,
 // each committed while the next is built when the store can.
@@ -320,12 +425,17 @@ func (s *Service) eachBatch(ctx context.Context, n int, fn func(w *writer, i int
 		err := update(ctx, func(tx Tx) error {
 			w := &writer{tx: tx, svc: s, source: "settle", df: map[string]int64{}}
 			for start := i; i < n; i++ {
-				if writes, bytes := tx.Pending(); i > start && (writes > batchWrites || bytes > batchBytes) {
+				// a pair change is two writes, a few dozen bytes
+				writes, bytes := tx.Pending()
+				if writes, bytes = writes+2*len(w.co), bytes+64*len(w.co); i > start && (writes > settleWrites || bytes > batchBytes) {
 					break
 				}
 				if err := fn(w, i); err != nil {
 					return err
 				}
+			}
+			if err := w.flushPairs(); err != nil {
+				return err
 			}
 			return w.flushCounts()
 		})
@@ -415,9 +525,10 @@ func (s *Service) settlePlan(ctx context.Context) (*settlement, error) {
 	return plan, nil
 }
 
-// settleApply links the papers of a round, each once, in transactions of
-// bounded size (each committed while the next is built, when the store
-// can), then removes the uses and pending marks it consumed.
+// settleApply links the papers of a round, each once, and counts their
+// co-occurrence pairs in the same transaction, in transactions of bounded
+// size (each committed while the next is built, when the store can); then
+// removes the uses and pending marks it consumed.
 func (s *Service) settleApply(ctx context.Context, plan *settlement) error {
 	papers := slices.Sorted(mapKeys(plan.add))
 	if err := s.eachBatch(ctx, len(papers), func(w *writer, i int) error {
@@ -428,7 +539,7 @@ func (s *Service) settleApply(ctx context.Context, plan *settlement) error {
 	// the uses are links now
 	for len(plan.postings)+len(plan.firsts)+len(plan.done) > 0 {
 		err := s.store.Update(ctx, func(tx Tx) error {
-			for budget := batchWrites; budget > 0; budget-- {
+			for budget := settleWrites; budget > 0; budget-- {
 				switch {
 				case len(plan.postings) > 0:
 					u := plan.postings[0]

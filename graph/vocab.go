@@ -33,6 +33,24 @@ type vocabulary struct {
 	// concept of a transaction that failed may stay: its id is never
 	// reused, and no lookup finds it.
 	names map[NodeID]Concept
+	// rejected are the concepts marked rejected in this run (checkModifier):
+	// linking skips them until the settle unlinks them. A mark whose
+	// transaction failed is found so by resolve, which reads the counter.
+	rejected map[NodeID]bool
+	// fronts holds, for a term found the front of a longer term, that
+	// term's key (frontOfLonger): the next check reads two counters, not
+	// every longer term.
+	fronts map[string]string
+}
+
+func (v *vocabulary) reject(id NodeID) {
+	if v == nil {
+		return
+	}
+	if v.rejected == nil {
+		v.rejected = map[NodeID]bool{}
+	}
+	v.rejected[id] = true
 }
 
 // concept, remember and forget work on a nil vocabulary (a writer that
@@ -120,7 +138,13 @@ func (v *vocabulary) hashes(k string) (uint64, uint64) {
 	return h, h>>32 | h<<32 | 1
 }
 
+// add adds a key; before the filter is built it does nothing (build reads
+// every key from the store: a settle in a new process drops and makes
+// concepts before any writer has linked a text).
 func (v *vocabulary) add(k string) {
+	if len(v.parts) == 0 {
+		return
+	}
 	b := v.parts[len(v.parts)-1]
 	if b.n >= b.limit {
 		b = newVocabBloom(2 * b.limit)

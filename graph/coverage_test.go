@@ -61,6 +61,9 @@ type coverageRow struct {
 	name                        string
 	says, linked, saysAndLinked int
 	unsaid                      int // linked, saying neither the name nor an acronym
+	// a few titles of papers that say it and are not linked, and of linked
+	// papers that say neither it nor an acronym, for the log
+	missed, unsaidTitles []string
 }
 
 func (r coverageRow) coverage() float64 { return float64(r.saysAndLinked) / float64(max(r.says, 1)) }
@@ -122,10 +125,15 @@ func measureCoverage(t testing.TB, db interface {
 				row.says++
 				if linked[id] {
 					row.saysAndLinked++
+				} else if len(row.missed) < 3 {
+					row.missed = append(row.missed, titleOf(text))
 				}
 			}
 			if linked[id] && !says && !saysAny(text) {
 				row.unsaid++
+				if len(row.unsaidTitles) < 3 {
+					row.unsaidTitles = append(row.unsaidTitles, titleOf(text))
+				}
 			}
 		}
 		rows = append(rows, row)
@@ -141,6 +149,14 @@ func checkCoverage(t *testing.T, rows []coverageRow, minPapers int) {
 	fmt.Fprintf(&b, "%-32s %7s %7s %9s %7s\n", "concept", "say it", "linked", "coverage", "unsaid")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "%-32s %7d %7d %9.3f %7.3f\n", r.name, r.says, r.linked, r.coverage(), r.unsaidShare())
+	}
+	for _, r := range rows {
+		for _, x := range r.missed {
+			fmt.Fprintf(&b, "%s: not linked: %q\n", r.name, x)
+		}
+		for _, x := range r.unsaidTitles {
+			fmt.Fprintf(&b, "%s: linked, unsaid: %q\n", r.name, x)
+		}
 	}
 	t.Log("\n" + b.String())
 	for _, r := range rows {
@@ -224,4 +240,12 @@ func TestConceptCoverageOnStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d concepts for %d papers: %.2f a paper", st.Concepts, st.Papers, float64(st.Concepts)/float64(st.Papers))
+}
+
+// titleOf is the start of a paper's text (its title, then its abstracts).
+func titleOf(text string) string {
+	if r := []rune(text); len(r) > 90 {
+		return string(r[:90]) + "…"
+	}
+	return text
 }

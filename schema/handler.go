@@ -397,6 +397,29 @@ func maxBraceDepth(q string) int {
 	return most
 }
 
+// Introspection has its own bounds. Its nesting is the schema's, not the
+// data's: the standard query (graphql-js getIntrospectionQuery) reads a
+// type reference through seven or more ofType levels under types, fields
+// and args, deeper than MaxDepth, and every GraphQL tool sends it first.
+// What makes introspection costly is lists inside lists (every type's
+// fields' args' ...): the standard query nests three; a query that nests
+// more (__type { fields { type { fields { type { fields ... ) or
+// introspects again and again under aliases is refused.
+const (
+	maxIntrospectionDepth = 20 // levels below __schema or __type
+	maxIntrospectionLists = 3
+	maxIntrospections     = 3 // __schema and __type fields in a query
+)
+
+// introspectionLists are the list fields of the introspection types.
+var introspectionLists = map[string]bool{
+	"types": true, "fields": true, "args": true, "inputFields": true, "interfaces": true,
+	"enumValues": true, "possibleTypes": true, "directives": true,
+}
+
+// introspection is where a walk is below __schema or __type.
+type introspection struct{ depth, lists int }
+
 // checkShape bounds depth, field count and aliases with fragments expanded
 // (the document has no fragment cycles by now). Counting stops at the limit,
 // so a fragment "bomb" costs no more than the limit.
@@ -419,13 +442,18 @@ func checkShape(doc *ast.Document, o Options) *gqlerrors.FormattedError {
 		}
 		return nil
 	}
-	var walk func(ss *ast.SelectionSet, depth int) *gqlerrors.FormattedError
-	walk = func(ss *ast.SelectionSet, depth int) *gqlerrors.FormattedError {
+	introspections := 0
+	var walk func(ss *ast.SelectionSet, depth int, in *introspection) *gqlerrors.FormattedError
+	walk = func(ss *ast.SelectionSet, depth int, in *introspection) *gqlerrors.FormattedError {
 		if ss == nil {
 			return nil
 		}
-		if depth > o.MaxDepth {
+		if in == nil && depth > o.MaxDepth {
 			e := codedError("TOO_DEEP", fmt.Sprintf("query nests deeper than %d levels", o.MaxDepth))
+			return &e
+		}
+		if in != nil && in.depth > maxIntrospectionDepth {
+			e := codedError("TOO_DEEP", fmt.Sprintf("introspection nests deeper than %d levels", maxIntrospectionDepth))
 			return &e
 		}
 		for _, sel := range ss.Selections {
@@ -435,6 +463,30 @@ func checkShape(doc *ast.Document, o Options) *gqlerrors.FormattedError {
 				if s.Alias != nil {
 					aliases++
 				}
+				if in == nil && (s.Name.Value == "__schema" || s.Name.Value == "__type") {
+					if introspections++; introspections > maxIntrospections {
+						e := codedError("TOO_MANY_FIELDS", fmt.Sprintf("query introspects more than %d times (__schema, __type)", maxIntrospections))
+						return &e
+					}
+					if fields > o.MaxFields {
+						e := codedError("TOO_MANY_FIELDS", fmt.Sprintf("query selects more than %d fields (fragments expanded)", o.MaxFields))
+						return &e
+					}
+					if err := walk(s.SelectionSet, depth+1, &introspection{depth: 1}); err != nil {
+						return err
+					}
+					continue
+				}
+				next := in
+				if in != nil {
+					next = &introspection{depth: in.depth + 1, lists: in.lists}
+					if introspectionLists[s.Name.Value] {
+						if next.lists++; next.lists > maxIntrospectionLists {
+							e := codedError("TOO_DEEP", fmt.Sprintf("introspection nests more than %d lists (types, fields, args …)", maxIntrospectionLists))
+							return &e
+						}
+					}
+				}
 				if fields > o.MaxFields {
 					e := codedError("TOO_MANY_FIELDS", fmt.Sprintf("query selects more than %d fields (fragments expanded)", o.MaxFields))
 					return &e
@@ -443,14 +495,14 @@ func checkShape(doc *ast.Document, o Options) *gqlerrors.FormattedError {
 					e := codedError("TOO_MANY_ALIASES", fmt.Sprintf("query uses more than %d aliases", o.MaxAliases))
 					return &e
 				}
-				if err := walk(s.SelectionSet, depth+1); err != nil {
+				if err := walk(s.SelectionSet, depth+1, next); err != nil {
 					return err
 				}
 			case *ast.InlineFragment:
 				if err := tooManyFragments(); err != nil {
 					return err
 				}
-				if err := walk(s.SelectionSet, depth); err != nil {
+				if err := walk(s.SelectionSet, depth, in); err != nil {
 					return err
 				}
 			case *ast.FragmentSpread:
@@ -458,7 +510,7 @@ func checkShape(doc *ast.Document, o Options) *gqlerrors.FormattedError {
 					return err
 				}
 				if f := frags[s.Name.Value]; f != nil {
-					if err := walk(f.SelectionSet, depth); err != nil {
+					if err := walk(f.SelectionSet, depth, in); err != nil {
 						return err
 					}
 				}
@@ -467,7 +519,7 @@ func checkShape(doc *ast.Document, o Options) *gqlerrors.FormattedError {
 		return nil
 	}
 	for _, op := range ops {
-		if err := walk(op.SelectionSet, 1); err != nil {
+		if err := walk(op.SelectionSet, 1, nil); err != nil {
 			return err
 		}
 	}

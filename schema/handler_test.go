@@ -324,3 +324,51 @@ func fragmentBomb(n int) string {
 	fmt.Fprintf(&b, "fragment F%d on Query { stats { papers } }\n", n)
 	return b.String()
 }
+
+// The standard introspection query, every option on, is answered: every
+// GraphQL tool sends it first. Its nesting is the schema's, beyond
+// MaxDepth; abusive introspection is still refused.
+func TestIntrospection(t *testing.T) {
+	srv := newServer(t)
+	q, err := os.ReadFile("testdata/introspection.graphql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := post(t, srv, string(q), nil)
+	if len(res.Errors) > 0 {
+		t.Fatalf("the standard introspection query: %+v", res.Errors)
+	}
+	types := map[string]any{}
+	for _, ty := range get(res.Data, "__schema", "types").([]any) {
+		types[get(ty, "name").(string)] = ty
+	}
+	for _, name := range []string{"Query", "Mutation", "Paper", "Author", "Concept", "PaperConnection", "__Schema"} {
+		if types[name] == nil {
+			t.Errorf("type %s missing from the introspection", name)
+		}
+	}
+	if get(res.Data, "__schema", "queryType", "name") != "Query" {
+		t.Errorf("queryType: %v", get(res.Data, "__schema", "queryType"))
+	}
+	for _, d := range get(res.Data, "__schema", "directives").([]any) {
+		if get(d, "isRepeatable") != false {
+			t.Errorf("directive %v: isRepeatable %v", get(d, "name"), get(d, "isRepeatable"))
+		}
+	}
+
+	for _, c := range []struct{ name, query, code string }{
+		{"__schema under many aliases", "{ a: __schema { types { name } } b: __schema { types { name } } c: __schema { types { name } } d: __schema { types { name } } }", "TOO_MANY_FIELDS"},
+		{"lists inside lists", "{ __type(name: \"Query\") { fields { type { fields { type { fields { type { fields { name } } } } } } } } }", "TOO_DEEP"},
+		{"types inside types", "{ __schema { types { fields { args { type { fields { name } } } } } } }", "TOO_DEEP"},
+	} {
+		res := post(t, srv, c.query, nil)
+		if len(res.Errors) == 0 || res.Errors[0].Extensions["code"] != c.code {
+			t.Errorf("%s: %+v, want %s", c.name, res.Errors, c.code)
+		}
+	}
+	// the data's own nesting keeps its bound
+	deep := "{ paper(title: \"x\") { concepts { concept { papers { nodes { concepts { concept { papers { nodes { concepts { concept { papers { nodes { title } } } } } } } } } } } } } }"
+	if res := post(t, srv, deep, nil); len(res.Errors) == 0 || res.Errors[0].Extensions["code"] != "TOO_DEEP" {
+		t.Errorf("a deep data query: %+v, want TOO_DEEP", res.Errors)
+	}
+}

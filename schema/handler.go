@@ -2,8 +2,10 @@ package schema
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,6 +55,11 @@ type Options struct {
 	// CORSOrigins lists origins allowed to call from a browser ("*": any);
 	// empty: no CORS headers.
 	CORSOrigins []string
+	// CacheControl is the Cache-Control header of successful query
+	// responses over GET (which carry an ETag and answer If-None-Match
+	// with 304); default "no-cache": caches revalidate each time, and a
+	// dashboard polling an unchanged answer gets 304 without a body.
+	CacheControl string
 	// StoreBytes reports the store's size for /metrics; nil: not reported.
 	StoreBytes func() int64
 	// Healthy reports whether the store is open; nil means always.
@@ -60,6 +67,9 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
+	if o.CacheControl == "" {
+		o.CacheControl = "no-cache"
+	}
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
 	}
@@ -217,8 +227,60 @@ type Response struct {
 	Extensions map[string]any             `json:"extensions,omitempty"`
 }
 
+// GraphQL over HTTP (the spec's current draft): a client that accepts
+// application/graphql-response+json gets that media type, and 400 for a
+// request that fails before execution (parse, validation, variables,
+// limits); one that accepts application/json (or sends no Accept) gets
+// 200 as before. Mutations only over POST (405 over GET); a POST body must
+// be application/json (415 otherwise).
+const (
+	mediaJSON     = "application/json"
+	mediaResponse = "application/graphql-response+json"
+)
+
+// responseMedia picks the response media type from an Accept header: the
+// acceptable one of the two with the highest q (the first on a tie);
+// application/json when there is no header or it accepts anything; "" when
+// it accepts neither.
+func responseMedia(accept string) string {
+	if strings.TrimSpace(accept) == "" {
+		return mediaJSON
+	}
+	best, bestQ := "", 0.0
+	for _, part := range strings.Split(accept, ",") {
+		fields := strings.Split(part, ";")
+		mt := strings.ToLower(strings.TrimSpace(fields[0]))
+		q := 1.0
+		for _, f := range fields[1:] {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(f), "q="); ok {
+				if x, err := strconv.ParseFloat(v, 64); err == nil {
+					q = x
+				}
+			}
+		}
+		var m string
+		switch mt {
+		case mediaResponse:
+			m = mediaResponse
+		case mediaJSON, "application/*", "*/*":
+			m = mediaJSON
+		default:
+			continue
+		}
+		if q > bestQ {
+			best, bestQ = m, q
+		}
+	}
+	return best
+}
+
 func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	var req Request
+	media := responseMedia(r.Header.Get("Accept"))
+	if media == "" && !(r.Method == http.MethodGet && r.URL.Query().Get("query") == "") {
+		h.fail(w, http.StatusNotAcceptable, "NOT_ACCEPTABLE", "answers are "+mediaResponse+" or "+mediaJSON)
+		return
+	}
 	switch r.Method {
 	case http.MethodGet:
 		q := r.URL.Query()
@@ -234,7 +296,16 @@ func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
+		if h.isMutation(req) {
+			w.Header().Set("Allow", "POST")
+			h.fail(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "mutations are sent with POST")
+			return
+		}
 	case http.MethodPost:
+		if ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(ct), mediaJSON) {
+			h.fail(w, http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE", "the body must be "+mediaJSON+" {query, variables, operationName}")
+			return
+		}
 		limit := h.opts.MaxBody
 		if h.authorized(r) {
 			limit = max(limit, h.opts.MaxWriteBody)
@@ -266,7 +337,58 @@ func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 			h.metrics.reject(c)
 		}
 	}
-	writeJSON(w, http.StatusOK, resp)
+	status := http.StatusOK
+	if media == mediaResponse && resp.Data == nil && len(resp.Errors) > 0 {
+		status = http.StatusBadRequest // failed before execution
+	}
+	body, err := json.Marshal(resp)
+	if err != nil {
+		h.fail(w, http.StatusInternalServerError, "INTERNAL", "encode the answer: "+err.Error())
+		return
+	}
+	body = append(body, '\n')
+	w.Header().Set("Content-Type", media+"; charset=utf-8")
+	if r.Method == http.MethodGet && status == http.StatusOK && len(resp.Errors) == 0 {
+		sum := sha256.Sum256(body)
+		etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+		w.Header().Set("ETag", etag)
+		w.Header().Set("Cache-Control", h.opts.CacheControl)
+		w.Header().Add("Vary", "Accept")
+		if etagMatches(r.Header.Get("If-None-Match"), etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// etagMatches reports whether an If-None-Match header lists etag (or *).
+func etagMatches(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == etag || t == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// isMutation reports whether the operation a request runs is a mutation
+// (false when the query does not parse: Execute reports that).
+func (h *Handler) isMutation(req Request) bool {
+	doc, errs := h.document(req.Query)
+	if errs != nil {
+		return false
+	}
+	for _, d := range doc.Definitions {
+		if op, ok := d.(*ast.OperationDefinition); ok {
+			if req.OperationName == "" || (op.Name != nil && op.Name.Value == req.OperationName) {
+				return op.Operation == ast.OperationTypeMutation
+			}
+		}
+	}
+	return false
 }
 
 // writerKey marks a request context that bears the write token.

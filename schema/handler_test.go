@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -287,29 +288,101 @@ func TestErrorsHaveCodes(t *testing.T) {
 
 func TestHTTPSurface(t *testing.T) {
 	srv := newServer(t)
+	const (
+		js   = "application/json"
+		gql  = "application/graphql-response+json"
+		good = `{"query":"{ stats { papers } }"}`
+		bad  = `{"query":"{ stats { papers "}`
+	)
 	for _, tc := range []struct {
-		method, path, body string
-		status             int
-		contains           string
+		method, path, contentType, accept, body string
+		status                                  int
+		contains, media, allow                  string
 	}{
-		{"GET", "/healthz", "", 200, "ok"},
-		{"GET", "/graphql", "", 200, "<title>kg"},
-		{"GET", "/graphql?query=%7Bstats%7Bpapers%7D%7D", "", 200, `"papers":18`},
-		{"PUT", "/graphql", "", 405, "METHOD_NOT_ALLOWED"},
-		{"POST", "/graphql", "{not json", 400, "BAD_REQUEST"},
-		{"POST", "/graphql", `{"query":"` + strings.Repeat("a", 2<<20) + `"}`, 413, "BODY_TOO_LARGE"},
-		{"GET", "/nope", "", 404, ""},
+		{"GET", "/healthz", "", "", "", 200, "ok", "text/plain", ""},
+		{"GET", "/graphql", "", "", "", 200, "<title>kg", "text/html", ""},
+		{"GET", "/graphql?query=%7Bstats%7Bpapers%7D%7D", "", "", "", 200, `"papers":18`, js, ""},
+		{"PUT", "/graphql", "", "", "", 405, "METHOD_NOT_ALLOWED", js, "GET, POST"},
+		{"POST", "/graphql", js, "", "{not json", 400, "BAD_REQUEST", js, ""},
+		{"POST", "/graphql", js, "", `{"query":"` + strings.Repeat("a", 2<<20) + `"}`, 413, "BODY_TOO_LARGE", js, ""},
+		{"GET", "/nope", "", "", "", 404, "", "", ""},
+		// GraphQL over HTTP
+		{"POST", "/graphql", "", "", good, 415, "UNSUPPORTED_MEDIA_TYPE", js, ""},
+		{"POST", "/graphql", "text/plain", "", good, 415, "UNSUPPORTED_MEDIA_TYPE", js, ""},
+		{"POST", "/graphql", "application/json; charset=utf-8", gql, good, 200, `"papers":18`, gql, ""},
+		{"POST", "/graphql", js, gql, bad, 400, "PARSE_ERROR", gql, ""},
+		{"POST", "/graphql", js, "", bad, 200, "PARSE_ERROR", js, ""},
+		{"POST", "/graphql", js, js, `{"query":"{ nope }"}`, 200, "GRAPHQL_VALIDATION_FAILED", js, ""},
+		{"POST", "/graphql", js, gql + ", " + js + ";q=0.9", `{"query":"{ nope }"}`, 400, "GRAPHQL_VALIDATION_FAILED", gql, ""},
+		{"POST", "/graphql", js, js + ";q=0.5, " + gql, bad, 400, "PARSE_ERROR", gql, ""},
+		{"POST", "/graphql", js, "text/html", good, 406, "NOT_ACCEPTABLE", js, ""},
+		{"GET", "/graphql?query=" + url.QueryEscape(`mutation { ingest(name: "x", text: "y") { documents } }`), "", "", "", 405, "METHOD_NOT_ALLOWED", js, "POST"},
 	} {
 		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(tc.body))
+		if tc.contentType != "" {
+			req.Header.Set("Content-Type", tc.contentType)
+		}
+		if tc.accept != "" {
+			req.Header.Set("Accept", tc.accept)
+		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		name := fmt.Sprintf("%s %.60s (Content-Type %q, Accept %q)", tc.method, tc.path, tc.contentType, tc.accept)
 		if resp.StatusCode != tc.status || !strings.Contains(string(b), tc.contains) {
-			t.Errorf("%s %s: got %d %.100q, want %d containing %q", tc.method, tc.path, resp.StatusCode, b, tc.status, tc.contains)
+			t.Errorf("%s: got %d %.100q, want %d containing %q", name, resp.StatusCode, b, tc.status, tc.contains)
 		}
+		if !strings.HasPrefix(resp.Header.Get("Content-Type"), tc.media) {
+			t.Errorf("%s: Content-Type %q, want %s", name, resp.Header.Get("Content-Type"), tc.media)
+		}
+		if got := resp.Header.Get("Allow"); got != tc.allow {
+			t.Errorf("%s: Allow %q, want %q", name, got, tc.allow)
+		}
+	}
+}
+
+// A query over GET carries an ETag and the configured Cache-Control; the
+// same query with If-None-Match gets 304 and no body; an answer with
+// errors is not cached.
+func TestGetCaching(t *testing.T) {
+	h, err := newHandlerWith(t, schema.Options{CacheControl: "max-age=30"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	do := func(query, ifNoneMatch string) (*http.Response, string) {
+		req, _ := http.NewRequest("GET", srv.URL+"/graphql?query="+url.QueryEscape(query), nil)
+		if ifNoneMatch != "" {
+			req.Header.Set("If-None-Match", ifNoneMatch)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp, string(b)
+	}
+	resp, body := do("{ stats { papers } }", "")
+	etag := resp.Header.Get("ETag")
+	if resp.StatusCode != 200 || etag == "" || resp.Header.Get("Cache-Control") != "max-age=30" {
+		t.Fatalf("first GET: %d, ETag %q, Cache-Control %q", resp.StatusCode, etag, resp.Header.Get("Cache-Control"))
+	}
+	if resp, body2 := do("{ stats { papers } }", etag); resp.StatusCode != http.StatusNotModified || body2 != "" {
+		t.Errorf("GET with If-None-Match %s: %d %q, want 304 and no body", etag, resp.StatusCode, body2)
+	}
+	if resp, body2 := do("{ stats { papers } }", `"other"`); resp.StatusCode != 200 || body2 != body {
+		t.Errorf("GET with another ETag: %d %q, want 200 and the same body", resp.StatusCode, body2)
+	}
+	if resp, _ := do("{ stats { papers } } ", ""); resp.Header.Get("ETag") != etag {
+		t.Errorf("the same answer to another text has another ETag: %q, %q", resp.Header.Get("ETag"), etag)
+	}
+	if resp, _ := do("{ nope }", ""); resp.Header.Get("ETag") != "" || resp.Header.Get("Cache-Control") != "" {
+		t.Errorf("an error answer is cacheable: ETag %q, Cache-Control %q", resp.Header.Get("ETag"), resp.Header.Get("Cache-Control"))
 	}
 }
 

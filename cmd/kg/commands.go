@@ -345,7 +345,11 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("serve", `kg serve [--data DIR] [--addr HOST:PORT] [--write-token T] [--read-only]
 
 Serves GraphQL at http://ADDR/graphql: POST JSON {query, variables,
-operationName}; GET opens a console in the browser. /healthz answers 200
+operationName} (Content-Type application/json); GET with ?query= runs a
+query (not a mutation) and its answer carries an ETag (--cache-control);
+GET without a query opens a console in the browser. A client that accepts
+application/graphql-response+json gets that media type and 400 for a
+query that fails before it runs; application/json gets 200. /healthz answers 200
 while the store is open; /metrics gives Prometheus metrics. With an empty
 data folder the seed pages (--seeds) are ingested first.
 
@@ -366,6 +370,7 @@ close the store.`, stderr, &c)
 	readOnly := fs.Bool("read-only", false, "open the store read-only and refuse every write")
 	cors := fs.String("cors-origins", envOr("KG_CORS_ORIGINS", ""), "comma-separated origins allowed to call from a browser, or * (env KG_CORS_ORIGINS)")
 	budget := fs.Int("cost-budget", 50000, "largest estimated query cost answered")
+	cacheControl := fs.String("cache-control", envOr("KG_CACHE_CONTROL", "no-cache"), "Cache-Control of query answers over GET, which carry an ETag and answer If-None-Match with 304 (env KG_CACHE_CONTROL; e.g. max-age=30)")
 	log, err := parseFlags(fs, args, &c, stderr)
 	if err != nil {
 		return err
@@ -408,7 +413,8 @@ close the store.`, stderr, &c)
 	h, err := schema.NewHandler(svc, schema.Options{
 		Log: log, Timeout: *timeout, Healthy: open.Load,
 		WriteToken: *token, ReadOnly: *readOnly, CORSOrigins: origins, CostBudget: *budget,
-		StoreBytes: func() int64 { lsm, vlog := db.Size(); return lsm + vlog },
+		CacheControl: *cacheControl,
+		StoreBytes:   func() int64 { lsm, vlog := db.Size(); return lsm + vlog },
 	})
 	if err != nil {
 		return err

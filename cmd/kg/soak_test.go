@@ -80,6 +80,7 @@ func TestServeReadOnly(t *testing.T) {
 	base := startServe(t, "--data", data, "--read-only", "--write-token", tok)
 	post := func(q string) string {
 		req, _ := http.NewRequest("POST", base+"/graphql", strings.NewReader(q))
+		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Authorization", "Bearer "+tok)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {

@@ -103,13 +103,14 @@ func (o Options) withDefaults() Options {
 // Handler serves GraphQL at /graphql (POST JSON, or GET with ?query=; a GET
 // without a query serves the console), /healthz and /metrics.
 type Handler struct {
-	svc     *graph.Service
-	schema  graphql.Schema
-	opts    Options
-	mux     *http.ServeMux
-	docs    docCache
-	reqID   atomic.Uint64
-	metrics metrics
+	svc       *graph.Service
+	schema    graphql.Schema
+	opts      Options
+	mux       *http.ServeMux
+	docs      docCache
+	persisted persistedQueries
+	reqID     atomic.Uint64
+	metrics   metrics
 }
 
 // NewHandler builds the HTTP handler over a graph service.
@@ -120,6 +121,7 @@ func NewHandler(svc *graph.Service, opts Options) (*Handler, error) {
 	}
 	h := &Handler{svc: svc, schema: s, opts: opts.withDefaults(), mux: http.NewServeMux()}
 	h.docs.max = 1024
+	h.persisted.max, h.persisted.maxBytes = 1024, 8<<20
 	h.mux.HandleFunc("/graphql", h.serveGraphQL)
 	h.mux.HandleFunc("/healthz", h.serveHealth)
 	h.mux.HandleFunc("/metrics", h.serveMetrics)
@@ -218,6 +220,7 @@ type Request struct {
 	Query         string         `json:"query"`
 	Variables     map[string]any `json:"variables"`
 	OperationName string         `json:"operationName"`
+	Extensions    map[string]any `json:"extensions"`
 }
 
 // Response is a GraphQL response body.
@@ -277,29 +280,26 @@ func responseMedia(accept string) string {
 func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	var req Request
 	media := responseMedia(r.Header.Get("Accept"))
-	if media == "" && !(r.Method == http.MethodGet && r.URL.Query().Get("query") == "") {
+	if console := r.Method == http.MethodGet && r.URL.Query().Get("query") == "" && r.URL.Query().Get("extensions") == ""; media == "" && !console {
 		h.fail(w, http.StatusNotAcceptable, "NOT_ACCEPTABLE", "answers are "+mediaResponse+" or "+mediaJSON)
 		return
 	}
 	switch r.Method {
 	case http.MethodGet:
 		q := r.URL.Query()
-		if q.Get("query") == "" {
+		if q.Get("query") == "" && q.Get("extensions") == "" {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			_, _ = w.Write(consoleHTML)
 			return
 		}
 		req.Query, req.OperationName = q.Get("query"), q.Get("operationName")
-		if v := q.Get("variables"); v != "" {
-			if err := json.Unmarshal([]byte(v), &req.Variables); err != nil {
-				h.fail(w, http.StatusBadRequest, "BAD_REQUEST", "variables is not a JSON object: "+err.Error())
-				return
+		for name, into := range map[string]*map[string]any{"variables": &req.Variables, "extensions": &req.Extensions} {
+			if v := q.Get(name); v != "" {
+				if err := json.Unmarshal([]byte(v), into); err != nil {
+					h.fail(w, http.StatusBadRequest, "BAD_REQUEST", name+" is not a JSON object: "+err.Error())
+					return
+				}
 			}
-		}
-		if h.isMutation(req) {
-			w.Header().Set("Allow", "POST")
-			h.fail(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "mutations are sent with POST")
-			return
 		}
 	case http.MethodPost:
 		if ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(ct), mediaJSON) {
@@ -324,6 +324,22 @@ func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	default:
 		w.Header().Set("Allow", "GET, POST")
 		h.fail(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "use POST (or GET with ?query=)")
+		return
+	}
+	if e := h.persisted.resolve(&req, h.opts.MaxQuery); e != nil {
+		status := http.StatusOK
+		if media == mediaResponse {
+			status = http.StatusBadRequest
+		}
+		h.metrics.reject(e.Extensions["code"].(string))
+		w.Header().Set("Content-Type", media+"; charset=utf-8")
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(Response{Errors: []gqlerrors.FormattedError{*e}})
+		return
+	}
+	if r.Method == http.MethodGet && h.isMutation(req) {
+		w.Header().Set("Allow", "POST")
+		h.fail(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "mutations are sent with POST")
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.opts.Timeout)

@@ -3,6 +3,8 @@ package schema_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -443,5 +445,67 @@ func TestIntrospection(t *testing.T) {
 	deep := "{ paper(title: \"x\") { concepts { concept { papers { nodes { concepts { concept { papers { nodes { concepts { concept { papers { nodes { title } } } } } } } } } } } } } }"
 	if res := post(t, srv, deep, nil); len(res.Errors) == 0 || res.Errors[0].Extensions["code"] != "TOO_DEEP" {
 		t.Errorf("a deep data query: %+v, want TOO_DEEP", res.Errors)
+	}
+}
+
+// Automatic persisted queries as Apollo's clients send them: an unknown
+// hash gets PERSISTED_QUERY_NOT_FOUND, the query sent with its hash is
+// registered and answered, then the hash alone is enough, over POST and
+// GET. A hash that is not the query's is refused and registers nothing.
+func TestPersistedQueries(t *testing.T) {
+	srv := newServer(t)
+	query := "{ stats { papers } }"
+	sum := sha256.Sum256([]byte(query))
+	hash := hex.EncodeToString(sum[:])
+	ext := map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hash}}
+	send := func(body map[string]any) gqlResponse {
+		t.Helper()
+		b, _ := json.Marshal(body)
+		resp, err := http.Post(srv.URL+"/graphql", "application/json", bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out gqlResponse
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	code := func(r gqlResponse) any {
+		if len(r.Errors) == 0 {
+			return nil
+		}
+		return r.Errors[0].Extensions["code"]
+	}
+	if r := send(map[string]any{"extensions": ext}); code(r) != "PERSISTED_QUERY_NOT_FOUND" {
+		t.Fatalf("an unknown hash: %+v, want PERSISTED_QUERY_NOT_FOUND", r.Errors)
+	}
+	other := sha256.Sum256([]byte("{ stats { authors } }"))
+	wrong := map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hex.EncodeToString(other[:])}}
+	if r := send(map[string]any{"query": query, "extensions": wrong}); code(r) != "BAD_REQUEST" {
+		t.Errorf("a query with another's hash: %+v, want BAD_REQUEST", r.Errors)
+	}
+	if r := send(map[string]any{"extensions": wrong}); code(r) != "PERSISTED_QUERY_NOT_FOUND" {
+		t.Errorf("a mismatched hash was registered: %+v", r.Errors)
+	}
+	if r := send(map[string]any{"query": query, "extensions": ext}); len(r.Errors) > 0 || num(get(r.Data, "stats", "papers")) != 18 {
+		t.Fatalf("register: %+v %v", r.Errors, r.Data)
+	}
+	if r := send(map[string]any{"extensions": ext}); len(r.Errors) > 0 || num(get(r.Data, "stats", "papers")) != 18 {
+		t.Errorf("by hash over POST: %+v %v", r.Errors, r.Data)
+	}
+	e, _ := json.Marshal(ext)
+	resp, err := http.Get(srv.URL + "/graphql?extensions=" + url.QueryEscape(string(e)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `"papers":18`) || resp.Header.Get("ETag") == "" {
+		t.Errorf("by hash over GET: %d %s (ETag %q)", resp.StatusCode, b, resp.Header.Get("ETag"))
+	}
+	if r := send(map[string]any{"extensions": map[string]any{"persistedQuery": map[string]any{"version": 2, "sha256Hash": hash}}}); code(r) != "PERSISTED_QUERY_NOT_SUPPORTED" {
+		t.Errorf("version 2: %+v", r.Errors)
 	}
 }

@@ -135,7 +135,11 @@ var (
 // Schema returns kg's GraphQL schema, built once per process (concurrent
 // builds race in graphql-go).
 func Schema() (graphql.Schema, error) {
-	buildOnce.Do(func() { built, buildErr = build() })
+	buildOnce.Do(func() {
+		if built, buildErr = build(); buildErr == nil {
+			buildErr = describe(built)
+		}
+	})
 	return built, buildErr
 }
 

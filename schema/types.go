@@ -30,7 +30,7 @@ func build() (graphql.Schema, error) {
 	})
 	idField := &graphql.Field{Type: graphql.NewNonNull(graphql.ID), Description: "Opaque, stable id.",
 		Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).ID.String(), nil }}
-	kindField := &graphql.Field{Type: graphql.NewNonNull(kindEnum),
+	kindField := &graphql.Field{Type: graphql.NewNonNull(kindEnum), Description: "What the node is.",
 		Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).Kind(), nil }}
 	labelField := &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "What a person reads: title, name, code or URL.",
 		Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).Label, nil }}

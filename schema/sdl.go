@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/graphql-go/graphql"
 )
@@ -170,12 +171,21 @@ func sdlDescription(desc, indent string, first bool) string {
 		prefix = "\n" + indent
 	}
 	body := strings.ReplaceAll(desc, `"""`, `\"""`)
-	if strings.Contains(desc, "\n") || strings.HasSuffix(desc, `"`) || strings.HasSuffix(desc, `\`) {
+	// graphql-js printBlockString: several lines past 70 UTF-16 units
+	if strings.Contains(desc, "\n") || utf16Len(desc) > 70 || strings.HasSuffix(desc, `"`) || strings.HasSuffix(desc, `\`) {
 		body = "\"\"\"\n" + indent + strings.ReplaceAll(body, "\n", "\n"+indent) + "\n" + indent + "\"\"\""
 	} else {
 		body = `"""` + body + `"""`
 	}
 	return prefix + body + "\n"
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
 }
 
 func quoteString(s string) string {

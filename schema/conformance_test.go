@@ -1,0 +1,167 @@
+package schema_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// conformanceDir holds the Node checks and their pinned packages
+// (package-lock.json).
+const conformanceDir = "../testdata/conformance"
+
+// The ecosystem's reference implementation loads kg's schema and agrees
+// with it: graphql-js's getIntrospectionQuery (every option) is answered,
+// buildClientSchema takes it and printSchema gives
+// schema/testdata/schema.graphql; every query of the README and of
+// testdata validates against it; the graphql-http audit of GraphQL over
+// HTTP has no warning. Needs Node.js and npm (the packages come from the
+// npm registry, pinned by the lockfile); skipped, saying so, without Node.
+func TestConformance(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("Node.js not found: install it (Debian: apt-get install nodejs npm) to run the graphql-js and graphql-http conformance checks")
+	}
+	if testing.Short() {
+		t.Skip("-short: the Node conformance checks are skipped")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := os.Stat(filepath.Join(conformanceDir, "node_modules", "graphql-http")); err != nil {
+		npm, err := exec.LookPath("npm")
+		if err != nil {
+			t.Fatalf("node is installed but npm is not: %v", err)
+		}
+		cmd := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund")
+		cmd.Dir = conformanceDir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("npm ci in %s: %v\n%s", conformanceDir, err, out)
+		}
+	}
+	h, err := newHandler(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	queries := exampleQueries(t)
+	qf := filepath.Join(t.TempDir(), "queries.json")
+	b, _ := json.Marshal(queries)
+	if err := os.WriteFile(qf, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, node, "check.mjs", srv.URL+"/graphql", qf)
+	cmd.Dir = conformanceDir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node check.mjs: %v\n%s", err, stderr.String())
+	}
+	var res struct {
+		IntrospectionStatus int             `json:"introspectionStatus"`
+		IntrospectionErrors json.RawMessage `json:"introspectionErrors"`
+		SDL                 string          `json:"sdl"`
+		Invalid             []struct {
+			Name   string   `json:"name"`
+			Errors []string `json:"errors"`
+		} `json:"invalid"`
+		Audit []struct {
+			ID, Name, Status, Reason string
+		} `json:"audit"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("node check.mjs printed no JSON: %v\n%s", err, out)
+	}
+	if res.IntrospectionStatus != 200 || string(res.IntrospectionErrors) != "null" {
+		t.Errorf("getIntrospectionQuery: status %d, errors %s", res.IntrospectionStatus, res.IntrospectionErrors)
+	}
+	want, err := os.ReadFile("testdata/schema.graphql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := os.Getenv("KG_CONFORMANCE_SDL"); d != "" {
+		_ = os.WriteFile(d, []byte(res.SDL), 0o644)
+	}
+	if got := strings.TrimSpace(res.SDL); got != strings.TrimSpace(string(want)) {
+		gl, wl := strings.Split(got, "\n"), strings.Split(strings.TrimSpace(string(want)), "\n")
+		for i := 0; i < min(len(gl), len(wl)); i++ {
+			if gl[i] != wl[i] {
+				t.Errorf("graphql-js printSchema differs from testdata/schema.graphql at line %d:\n  graphql-js: %s\n  file:       %s", i+1, gl[i], wl[i])
+				break
+			}
+		}
+		if len(gl) != len(wl) {
+			t.Errorf("graphql-js printSchema: %d lines, testdata/schema.graphql %d", len(gl), len(wl))
+		}
+	}
+	if len(queries) < 3 {
+		t.Errorf("only %d example queries found: the extraction is broken", len(queries))
+	}
+	for _, q := range res.Invalid {
+		t.Errorf("%s does not validate with graphql-js: %s", q.Name, strings.Join(q.Errors, "; "))
+	}
+	counts := map[string]int{}
+	for _, a := range res.Audit {
+		counts[a.Status]++
+		if a.Status == "warn" || a.Status == "error" {
+			t.Errorf("graphql-http audit %s: %s %q: %s", a.Status, a.ID, a.Name, a.Reason)
+		} else if a.Status == "notice" {
+			t.Logf("graphql-http audit notice %s %q: %s", a.ID, a.Name, a.Reason)
+		}
+	}
+	t.Logf("graphql-http audit: %v; %d example queries validated", counts, len(queries))
+}
+
+type namedQuery struct {
+	Name  string `json:"name"`
+	Query string `json:"query"`
+}
+
+// exampleQueries collects the queries a user may copy: the README's
+// ```graphql blocks and curl bodies, and the .graphql queries of
+// schema/testdata (not the SDL file).
+func exampleQueries(t *testing.T) []namedQuery {
+	t.Helper()
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []namedQuery
+	fence := regexp.MustCompile("(?s)```graphql\n(.*?)```")
+	for i, m := range fence.FindAllSubmatch(readme, -1) {
+		out = append(out, namedQuery{Name: "README graphql block " + itoa(i+1), Query: string(m[1])})
+	}
+	curl := regexp.MustCompile(`(?s)-d '(\{"query":.*?\})'`)
+	for i, m := range curl.FindAllSubmatch(readme, -1) {
+		var body struct{ Query string }
+		if err := json.Unmarshal(m[1], &body); err != nil {
+			t.Errorf("README curl example %d: the body is not JSON: %v", i+1, err)
+			continue
+		}
+		out = append(out, namedQuery{Name: "README curl example " + itoa(i+1), Query: body.Query})
+	}
+	files, _ := filepath.Glob("testdata/*.graphql")
+	for _, f := range files {
+		if filepath.Base(f) == "schema.graphql" {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, namedQuery{Name: f, Query: string(b)})
+	}
+	return out
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }

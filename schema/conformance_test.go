@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -59,7 +60,13 @@ func TestConformance(t *testing.T) {
 	if err := os.WriteFile(qf, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(ctx, node, "check.mjs", srv.URL+"/graphql", qf)
+	runs := exampleRuns(t, srv.URL, queries)
+	rf := filepath.Join(t.TempDir(), "runs.json")
+	b, _ = json.Marshal(runs)
+	if err := os.WriteFile(rf, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, node, "check.mjs", srv.URL+"/graphql", qf, rf)
 	cmd.Dir = conformanceDir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -78,6 +85,11 @@ func TestConformance(t *testing.T) {
 		Audit []struct {
 			ID, Name, Status, Reason string
 		} `json:"audit"`
+		Runs []struct {
+			Name   string          `json:"name"`
+			Errors json.RawMessage `json:"errors"`
+			Data   map[string]any  `json:"data"`
+		} `json:"runs"`
 	}
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("node check.mjs printed no JSON: %v\n%s", err, out)
@@ -110,6 +122,18 @@ func TestConformance(t *testing.T) {
 	for _, q := range res.Invalid {
 		t.Errorf("%s does not validate with graphql-js: %s", q.Name, strings.Join(q.Errors, "; "))
 	}
+	if len(res.Runs) != len(runs) {
+		t.Errorf("graphql-http's client ran %d of %d README operations", len(res.Runs), len(runs))
+	}
+	for _, r := range res.Runs {
+		empty := true
+		for _, v := range r.Data {
+			empty = empty && v == nil
+		}
+		if string(r.Errors) != "null" || empty {
+			t.Errorf("%s, run by graphql-http's client: errors %s, data %v", r.Name, r.Errors, r.Data)
+		}
+	}
 	counts := map[string]int{}
 	for _, a := range res.Audit {
 		counts[a.Status]++
@@ -119,7 +143,77 @@ func TestConformance(t *testing.T) {
 			t.Logf("graphql-http audit notice %s %q: %s", a.ID, a.Name, a.Reason)
 		}
 	}
-	t.Logf("graphql-http audit: %v; %d example queries validated", counts, len(queries))
+	t.Logf("graphql-http audit: %v; %d example queries validated; %d README operations run by graphql-http's client", counts, len(queries), len(res.Runs))
+}
+
+// readmeVariables are the variables the README's example operations run
+// with on the seed pages ("$author" is replaced by an author's id).
+var readmeVariables = map[string]map[string]any{
+	"ConceptPapers": {"name": "reinforcement learning"},
+	"RelatedWork":   {"title": "GD2PO"},
+	"Overview":      {"id": "$author"},
+}
+
+type run struct {
+	Name          string         `json:"name"`
+	Query         string         `json:"query"`
+	OperationName string         `json:"operationName,omitempty"`
+	Variables     map[string]any `json:"variables,omitempty"`
+}
+
+// exampleRuns are the README's curl queries and the operations of its
+// graphql blocks, each with its variables, for graphql-http's client to
+// run unchanged.
+func exampleRuns(t *testing.T, base string, queries []namedQuery) []run {
+	t.Helper()
+	var out []run
+	opName := regexp.MustCompile(`(?m)^\s*(?:query|mutation)\s+(\w+)`)
+	author := ""
+	for _, q := range queries {
+		if strings.HasPrefix(q.Name, "README curl example") {
+			out = append(out, run{Name: q.Name, Query: q.Query})
+		}
+		if !strings.HasPrefix(q.Name, "README graphql block") {
+			continue
+		}
+		for _, m := range opName.FindAllStringSubmatch(q.Query, -1) {
+			vars, ok := readmeVariables[m[1]]
+			if !ok {
+				t.Errorf("README operation %s has no variables in readmeVariables: add them so that it is run", m[1])
+				continue
+			}
+			for k, v := range vars {
+				if v == "$author" {
+					if author == "" {
+						author = authorID(t, base)
+					}
+					vars[k] = author
+				}
+			}
+			out = append(out, run{Name: q.Name + " " + m[1], Query: q.Query, OperationName: m[1], Variables: vars})
+		}
+	}
+	return out
+}
+
+// authorID asks the server for the id of a seed author.
+func authorID(t *testing.T, base string) string {
+	t.Helper()
+	body := strings.NewReader(`{"query":"{ author(name: \"Xiaoxi Jiang\") { id } }"}`)
+	resp, err := http.Post(base+"/graphql", "application/json", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out gqlResponse
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := get(out.Data, "author", "id").(string)
+	if id == "" {
+		t.Fatalf("no id for Xiaoxi Jiang: %+v", out.Errors)
+	}
+	return id
 }
 
 type namedQuery struct {

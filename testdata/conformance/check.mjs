@@ -1,17 +1,19 @@
 // Checks a running kg GraphQL endpoint with the reference implementation
 // (graphql-js) and the GraphQL-over-HTTP audit (graphql-http); run by
 // schema/conformance_test.go:
-//   node check.mjs URL QUERIES.json
+//   node check.mjs URL QUERIES.json [RUNS.json]
 // prints one JSON object: the introspection's errors, the schema printed
-// by graphql-js (sorted), the queries that do not validate, the audit.
+// by graphql-js (sorted), the queries that do not validate, the audit, and
+// what graphql-http's client got for each operation of RUNS.json
+// ({name, query, operationName, variables}).
 import {
   buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, parse, printSchema, validate,
 } from 'graphql';
-import { auditServer } from 'graphql-http';
+import { auditServer, createClient } from 'graphql-http';
 import { readFileSync } from 'node:fs';
 
-const [url, queriesFile] = process.argv.slice(2);
-const out = { introspectionErrors: null, sdl: '', invalid: [], audit: [] };
+const [url, queriesFile, runsFile] = process.argv.slice(2);
+const out = { introspectionErrors: null, sdl: '', invalid: [], audit: [], runs: [] };
 const query = getIntrospectionQuery({
   descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true,
   schemaDescription: true, inputValueDeprecation: true, oneOf: true,
@@ -38,5 +40,23 @@ if (body.data) {
 }
 for (const r of await auditServer({ url })) {
   out.audit.push({ id: r.id, name: r.name, status: r.status, reason: r.reason ?? '' });
+}
+if (runsFile) {
+  const client = createClient({ url });
+  for (const run of JSON.parse(readFileSync(runsFile, 'utf8'))) {
+    try {
+      const result = await new Promise((resolve, reject) => {
+        let got;
+        client.subscribe(
+          { query: run.query, operationName: run.operationName, variables: run.variables },
+          { next: (r) => { got = r; }, error: reject, complete: () => resolve(got) },
+        );
+      });
+      out.runs.push({ name: run.name, errors: result?.errors ?? null, data: result?.data ?? null });
+    } catch (e) {
+      out.runs.push({ name: run.name, errors: [{ message: String(e?.message ?? e) }], data: null });
+    }
+  }
+  client.dispose();
 }
 console.log(JSON.stringify(out));

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -60,7 +59,7 @@ func TestConformance(t *testing.T) {
 	if err := os.WriteFile(qf, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runs := exampleRuns(t, srv.URL, queries)
+	runs := exampleRuns(t, srv, queries)
 	rf := filepath.Join(t.TempDir(), "runs.json")
 	b, _ = json.Marshal(runs)
 	if err := os.WriteFile(rf, b, 0o644); err != nil {
@@ -164,7 +163,7 @@ type run struct {
 // exampleRuns are the README's curl queries and the operations of its
 // graphql blocks, each with its variables, for graphql-http's client to
 // run unchanged.
-func exampleRuns(t *testing.T, base string, queries []namedQuery) []run {
+func exampleRuns(t *testing.T, srv *httptest.Server, queries []namedQuery) []run {
 	t.Helper()
 	var out []run
 	opName := regexp.MustCompile(`(?m)^\s*(?:query|mutation)\s+(\w+)`)
@@ -185,7 +184,7 @@ func exampleRuns(t *testing.T, base string, queries []namedQuery) []run {
 			for k, v := range vars {
 				if v == "$author" {
 					if author == "" {
-						author = authorID(t, base)
+						author = authorID(t, srv)
 					}
 					vars[k] = author
 				}
@@ -197,21 +196,12 @@ func exampleRuns(t *testing.T, base string, queries []namedQuery) []run {
 }
 
 // authorID asks the server for the id of a seed author.
-func authorID(t *testing.T, base string) string {
+func authorID(t *testing.T, srv *httptest.Server) string {
 	t.Helper()
-	body := strings.NewReader(`{"query":"{ author(name: \"Xiaoxi Jiang\") { id } }"}`)
-	resp, err := http.Post(base+"/graphql", "application/json", body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out gqlResponse
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		t.Fatal(err)
-	}
-	id, _ := get(out.Data, "author", "id").(string)
+	res := post(t, srv, `{ author(name: "Xiaoxi Jiang") { id } }`, nil)
+	id, _ := get(res.Data, "author", "id").(string)
 	if id == "" {
-		t.Fatalf("no id for Xiaoxi Jiang: %+v", out.Errors)
+		t.Fatalf("no id for Xiaoxi Jiang: %+v", res.Errors)
 	}
 	return id
 }

@@ -3,6 +3,7 @@ package graph
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -399,7 +400,7 @@ func (w *writer) vote(p NodeID, oldR, cur Ranking) error {
 		}
 		added = append(added, i)
 	}
-	for _, k := range slices.Sorted(mapKeys(gone)) {
+	for _, k := range slices.Sorted(maps.Keys(gone)) {
 		if n, err := w.tx.Counter(voteCounter(k)); err != nil {
 			return err
 		} else if n > 0 {
@@ -558,7 +559,7 @@ func (x *tallied) term() Term {
 			best, n = name, k
 		}
 	}
-	return Term{Name: best, Aliases: slices.Sorted(mapKeys(x.aliases))}
+	return Term{Name: best, Aliases: slices.Sorted(maps.Keys(x.aliases))}
 }
 
 func mapKeys[K cmp.Ordered, V any](m map[K]V) func(func(K) bool) {
@@ -604,6 +605,14 @@ func (w *writer) addMentions(p NodeID, add map[NodeID]float64) error {
 // coPair is a co-occurrence pair, a < b.
 type coPair struct{ a, b NodeID }
 
+// compare orders pairs by a, then b: the order of the pair keys.
+func (x coPair) compare(y coPair) int {
+	if c := cmp.Compare(x.a, y.a); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.b, y.b)
+}
+
 // countCoOccurrence counts a paper's co-occurrence pairs for its mentions
 // cur: the pairs of its best concepts (topConcepts) that were not counted
 // for it before gain one, the pairs counted before (the set kept on the
@@ -615,7 +624,7 @@ func (w *writer) countCoOccurrence(n *Node, cur map[NodeID]float64) error {
 	if err := w.tx.DeleteTerm(IdxCoDirty, authorTerm(n.ID), n.ID); err != nil {
 		return err
 	}
-	top := slices.Sorted(mapKeys(topConcepts(cur)))
+	top := slices.Sorted(maps.Keys(topConcepts(cur)))
 	if slices.Equal(top, n.CoOccurs) {
 		return nil
 	}
@@ -641,12 +650,7 @@ func (w *writer) countCoOccurrence(n *Node, cur map[NodeID]float64) error {
 // flushPairs writes the co-occurrence changes summed in the transaction,
 // in key order.
 func (w *writer) flushPairs() error {
-	pairs := slices.SortedFunc(mapKeys2(w.co), func(x, y coPair) int {
-		if c := cmp.Compare(x.a, y.a); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.b, y.b)
-	})
+	pairs := slices.SortedFunc(maps.Keys(w.co), coPair.compare)
 	for _, pr := range pairs {
 		if d := w.co[pr]; d != 0 {
 			if err := w.pair(CoOccurs, pr.a, pr.b, d); err != nil {
@@ -687,7 +691,7 @@ func topConcepts(m map[NodeID]float64) map[NodeID]bool {
 func (w *writer) moveMentions(p NodeID, old, cur map[NodeID]float64, sortKey []byte, mark bool) error {
 	tx := w.tx
 	changed := false
-	for _, c := range slices.Sorted(mapKeys(cur)) {
+	for _, c := range slices.Sorted(maps.Keys(cur)) {
 		if wt, had := old[c]; had {
 			if wt != cur[c] {
 				if _, err := tx.PutEdge(p, Mentions, c, cur[c]); err != nil {
@@ -710,7 +714,7 @@ func (w *writer) moveMentions(p NodeID, old, cur map[NodeID]float64, sortKey []b
 			return err
 		}
 	}
-	for _, c := range slices.Sorted(mapKeys(old)) {
+	for _, c := range slices.Sorted(maps.Keys(old)) {
 		if _, keep := cur[c]; keep {
 			continue
 		}

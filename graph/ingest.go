@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -177,7 +178,7 @@ func (s *Service) writeIn(tx Tx, source string, analyses map[string]TextAnalysis
 
 // flushCounts moves the global counters the writer kept.
 func (w *writer) flushCounts() error {
-	for _, name := range slices.Sorted(mapKeys(w.counts)) {
+	for _, name := range slices.Sorted(maps.Keys(w.counts)) {
 		if d := w.counts[name]; d != 0 {
 			if _, err := w.tx.AddCounter(name, d); err != nil {
 				return err

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"sync"
@@ -269,7 +270,7 @@ func (w *writer) clearConcept(c NodeID) error {
 	if err := tx.Pairs(CoOccurs, c, func(b NodeID, n int64) bool { pairs[b] = n; return true }); err != nil {
 		return err
 	}
-	for _, b := range slices.Sorted(mapKeys(pairs)) {
+	for _, b := range slices.Sorted(maps.Keys(pairs)) {
 		if err := w.pair(CoOccurs, c, b, -pairs[b]); err != nil {
 			return err
 		}

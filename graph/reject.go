@@ -82,7 +82,7 @@ func (s *Service) rejectModifiers(ctx context.Context, surface map[NodeID]int, a
 		var rejected []NodeID
 		if err := s.store.Update(ctx, func(tx Tx) error {
 			rejected = rejected[:0]
-			for _, c := range slices.Sorted(mapKeys(surface)) {
+			for _, c := range slices.Sorted(maps.Keys(surface)) {
 				n, err := tx.Node(c)
 				if ErrorCode(err) == NotFound {
 					continue
@@ -171,7 +171,7 @@ func (s *Service) rejectPending(ctx context.Context) error {
 		sortKey []byte
 	}
 	papers := make([]rewrite, 0, len(linked))
-	for _, p := range slices.Sorted(mapKeys(linked)) {
+	for _, p := range slices.Sorted(maps.Keys(linked)) {
 		n, err := r.Node(p)
 		if err != nil {
 			return err

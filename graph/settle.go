@@ -1,8 +1,8 @@
 package graph
 
 import (
-	"cmp"
 	"context"
+	"maps"
 	"runtime"
 	"slices"
 	"strconv"
@@ -300,7 +300,7 @@ func (s *Service) recountCoOccurrence(ctx context.Context, dirty []NodeID) error
 		if len(mentions) == 0 {
 			return
 		}
-		top := slices.Sorted(mapKeys(topConcepts(mentions)))
+		top := slices.Sorted(maps.Keys(topConcepts(mentions)))
 		for x, a := range top {
 			for _, b := range top[x+1:] {
 				counts[coPair{a, b}]++
@@ -353,12 +353,7 @@ func (s *Service) recountCoOccurrence(ctx context.Context, dirty []NodeID) error
 		changes = append(changes, change{p, int64(n)})
 	}
 	counts = nil
-	slices.SortFunc(changes, func(x, y change) int {
-		if c := cmp.Compare(x.p.a, y.p.a); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.p.b, y.p.b)
-	})
+	slices.SortFunc(changes, func(x, y change) int { return x.p.compare(y.p) })
 	if err := s.eachBatch(ctx, len(changes), func(w *writer, i int) error {
 		return w.tx.SetPair(CoOccurs, changes[i].p.a, changes[i].p.b, changes[i].n)
 	}); err != nil {
@@ -530,7 +525,7 @@ func (s *Service) settlePlan(ctx context.Context) (*settlement, error) {
 // size (each committed while the next is built, when the store can); then
 // removes the uses and pending marks it consumed.
 func (s *Service) settleApply(ctx context.Context, plan *settlement) error {
-	papers := slices.Sorted(mapKeys(plan.add))
+	papers := slices.Sorted(maps.Keys(plan.add))
 	if err := s.eachBatch(ctx, len(papers), func(w *writer, i int) error {
 		return w.addMentions(papers[i], existing(w.tx, plan.add[papers[i]]))
 	}); err != nil {

@@ -500,18 +500,12 @@ func frontOfLonger(stats txStats, key string, v *vocabulary) (bool, error) {
 			return err == nil, err
 		}
 	}
-	// The longer terms are read from the committed snapshot (in the
-	// transaction, a scan of counters costs a pass over all its writes),
-	// with this transaction's counts where it changed them.
 	front, seen := false, 0
-	err = stats.w.tx.Committed().Counters(dfCounter(key), func(name string, val int64) bool {
+	err = stats.w.tx.Counters(dfCounter(key), func(name string, val int64) bool {
 		if seen++; len(name) == len(dfCounter(key)) {
 			return true
 		}
 		c, _, _ := decodeDF(val)
-		if own, ok := stats.w.df[name[len("df/"):]]; ok {
-			c = own
-		}
 		if front = isFront(c); front {
 			if v.fronts == nil {
 				v.fronts = map[string]string{}

@@ -249,11 +249,6 @@ type Tx interface {
 	// Pending reports the writes held so far (distinct keys, bytes), so a
 	// caller batching work can commit before the store's limits.
 	Pending() (writes, bytes int)
-	// Committed reads the snapshot the transaction reads under its own
-	// writes: without them, and without a commit still under way. A scan
-	// there costs nothing per pending write, for statistics that may lag
-	// by a batch. Closing it does nothing; it ends with the transaction.
-	Committed() Reader
 	// NewID allocates a fresh id of a kind.
 	NewID(k Kind) (NodeID, error)
 	PutNode(n Node) error

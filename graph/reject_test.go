@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/researchkg/kg/graph"
@@ -180,7 +181,7 @@ func TestSettleInANewProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got, want := conceptLayer(t, db), conceptLayer(t, ref); !slices.Equal(got, want) {
-		t.Errorf("settled in a new process: %d lines of concepts and links, in one: %d", len(got), len(want))
+		t.Errorf("settled in a new process: %d lines of concepts and links, in one: %d\n%s\n---\n%s", len(got), len(want), strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if _, err := view(t, svc).ConceptByName("support"); err == nil {
 		t.Error("support is a concept after a settle in a new process")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -639,46 +638,6 @@ func TestAsyncChainReadsTheSame(t *testing.T) {
 	}
 }
 
-// A transaction's Committed reader sees what was committed before it
-// began, not its own writes; closing it leaves the transaction usable.
-func TestCommittedReader(t *testing.T) {
-	db := MustOpen(t)
-	ctx := context.Background()
-	if err := db.Update(ctx, func(tx graph.Tx) error {
-		_, err := tx.AddCounter("df/ab", 2)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	counters := func(r graph.Reader) map[string]int64 {
-		out := map[string]int64{}
-		if err := r.Counters("df/a", func(name string, n int64) bool { out[name] = n; return true }); err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
-	if err := db.Update(ctx, func(tx graph.Tx) error {
-		if _, err := tx.AddCounter("df/ab", 1); err != nil {
-			return err
-		}
-		if _, err := tx.AddCounter("df/abc", 7); err != nil {
-			return err
-		}
-		c := tx.Committed()
-		got := counters(c)
-		c.Close()
-		if want := map[string]int64{"df/ab": 2}; !maps.Equal(got, want) {
-			t.Errorf("committed reader: %v, want %v", got, want)
-		}
-		if got, want := counters(tx), map[string]int64{"df/ab": 3, "df/abc": 7}; !maps.Equal(got, want) {
-			t.Errorf("the transaction after its committed reader closed: %v, want %v", got, want)
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // Whole-graph scans for recounts: AllPairs visits each pair once (not its
 // mirror), KindEdges only edges of one type from nodes of one kind;
 // SetPair sets both halves of a pair, and 0 removes it.
@@ -758,5 +717,39 @@ func TestWholeGraphScans(t *testing.T) {
 	}
 	if n, _ := r.Pair(graph.CoOccurs, c1, c2); n != 0 {
 		t.Errorf("a pair set to 0 reads %d", n)
+	}
+}
+
+// A scan of counters inside a write transaction sees its own writes, new
+// names among the committed ones, in name order (pending counters are kept
+// sorted: graph scans document frequencies while it writes).
+func TestCountersInTransaction(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	if err := db.Update(ctx, func(tx graph.Tx) error {
+		_, err := tx.AddCounter("df/ab", 2)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(ctx, func(tx graph.Tx) error {
+		for name, d := range map[string]int64{"df/ab": 1, "df/abc": 7, "df/aa": 1, "df/b": 4} {
+			if _, err := tx.AddCounter(name, d); err != nil {
+				return err
+			}
+		}
+		var got []string
+		if err := tx.Counters("df/a", func(name string, n int64) bool {
+			got = append(got, fmt.Sprintf("%s=%d", name, n))
+			return true
+		}); err != nil {
+			return err
+		}
+		if want := "df/aa=1 df/ab=3 df/abc=7"; strings.Join(got, " ") != want {
+			t.Errorf("counters in the transaction: %v, want %s", got, want)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -69,11 +69,13 @@ func (o *overlay) inSnapshot(k []byte) bool {
 }
 
 // sorted reports whether pending writes under k's prefix are kept in key
-// order: the prefixes scanned during writes (edges, lists, pairs, terms).
-// Scans of the others (nodes by kind, counters) sort what they find.
+// order: the prefixes scanned during writes (edges, lists, pairs, terms,
+// counters: graph reads the document frequencies of every longer term
+// when a term is promoted, and a scan of unsorted writes passes over all
+// of them). Scans of the others (nodes by kind) sort what they find.
 func sorted(k []byte) bool {
 	switch k[0] {
-	case pOut, pIn, pList, pPair, pTerm:
+	case pOut, pIn, pList, pPair, pTerm, pCounter:
 		return true
 	}
 	return false
@@ -222,14 +224,6 @@ func (t *tx) Atomic(fn func() error) error {
 // Pending reports the writes the transaction holds (distinct keys) and
 // their size in bytes.
 func (t *tx) Pending() (writes, bytes int) { return len(t.over.index), t.over.bytes }
-
-// Committed reads the transaction's snapshot alone (graph.Tx).
-func (t *tx) Committed() graph.Reader { return &committed{reader{txn: t.txn}} }
-
-// committed is a transaction's snapshot; the transaction discards it.
-type committed struct{ reader }
-
-func (*committed) Close() {}
 
 // scan visits the keys under prefix from start: the pending writes merged
 // with the snapshot's (inSnap false: the snapshot has none).

@@ -104,4 +104,25 @@
 // transactions is completed exactly by the next (TestSettleStoppedAnywhere;
 // a recount stopped half-way leaves a flag that makes the next one recount
 // too).
+//
+// # Identity
+//
+// A paper is found by its arXiv id (version dropped), else its DOI (lower case,
+// resolver prefix dropped), else its title key — refused when the two carry different arXiv ids,
+// DOIs or years (papers can share a title). The title key: LaTeX rendered
+// (`GD$^2$PO` → `GD²PO`, `\textbf{D}ebiasing` → `Debiasing`), Unicode compatibility-folded (`²` → `2`),
+// diacritics, case, punctuation and spacing folded. Merging keeps every source document and every
+// distinct abstract. An author is the normalised name (NFC, case and spacing folded; readers turn
+// "Last, First" around and render LaTeX accents, so "Schütze, Hinrich", "Sch{\"u}tze, Hinrich" and
+// "Hinrich Schütze" are one); lookups also ignore diacritics. A name with initials ("H. Schütze") is
+// a known full name only when exactly one author of that last name and those initials has written
+// with the paper's other authors; two different full first names never merge. Every spelling seen
+// is kept as an alias (`Author.aliases`). GitHub links in abstracts become Repository nodes owned by an Organization.
+//
+// # Related papers
+//
+// Score = Σ over shared concepts of `scoreA·scoreB·ln(1+N/df)` + 1 per shared
+// author + `0.1·ln(1+N/df)` per shared subject (subjects only for papers already related by concept
+// or author). Each concept/author contributes at most 2,000 candidates, so cost is bounded however
+// large the graph.
 package graph

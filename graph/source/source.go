@@ -1,6 +1,3 @@
-// Package source reads the input formats kg ingests and turns them into
-// graph.Documents. The format is detected from content, never from the file
-// name. Every reader reports errors as "file:line: what".
 package source
 
 import (

@@ -556,16 +556,6 @@ func (x *tallied) term() Term {
 	return Term{Name: best, Aliases: slices.Sorted(maps.Keys(x.aliases))}
 }
 
-func mapKeys[K cmp.Ordered, V any](m map[K]V) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 // addMentions links a paper to more concepts (with their weights).
 func (w *writer) addMentions(p NodeID, add map[NodeID]float64) error {
 	old, err := w.mentions(p)

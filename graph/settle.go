@@ -387,16 +387,6 @@ func (s *Service) recountCoOccurrence(ctx context.Context, dirty []NodeID) error
 	})
 }
 
-func mapKeys2[K comparable, V any](m map[K]V) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 // settleWrites bounds the writes of a settle's transactions (a variable
 // for tests, which stop settles between transactions).
 var settleWrites = batchWrites

@@ -26,3 +26,19 @@ func SetSettleWrites(n int) (restore func()) {
 	settleWrites = n
 	return func() { settleWrites = old }
 }
+
+// EvidenceWords is evidenceWords, for tests.
+var EvidenceWords = evidenceWords
+
+// IsAbbreviated is isAbbreviated, for tests.
+var IsAbbreviated = isAbbreviated
+
+// SetPeopleParams sets the clustering parameters; the returned function
+// restores them.
+func SetPeopleParams(base, perLog, subjects, common, perSize float64) (restore func()) {
+	old := [5]float64{mergeBase, mergePerLog, simSubjects, commonCoauthor, mergePerSize}
+	mergeBase, mergePerLog, simSubjects, commonCoauthor, mergePerSize = base, perLog, subjects, common, perSize
+	return func() {
+		mergeBase, mergePerLog, simSubjects, commonCoauthor, mergePerSize = old[0], old[1], old[2], old[3], old[4]
+	}
+}

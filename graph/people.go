@@ -1,0 +1,399 @@
+package graph
+
+import (
+	"cmp"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Evidence is what one paper says about the person behind one of its
+// author names: the facts clustering compares (people.go). Everything in
+// it is read from the paper itself, never from the rest of the graph, so a
+// block's partition depends on its papers alone, not on the order they came
+// in or on what else was ingested.
+type Evidence struct {
+	Paper     string   // the paper's order-independent identity (paperIdentity)
+	Coauthors []string // FoldKeys of the paper's other authors, sorted, distinct
+	Subjects  []string // arXiv codes, primary first
+	Words     []string // content words of title and abstracts (evidenceWords), sorted, distinct
+	Year      int
+	ORCID     string   // the author's ORCID iD when the source gives one
+	Affils    []string // words of the author's affiliation and e-mail domain, sorted, distinct
+}
+
+// Priors are the corpus-wide facts clustering weighs evidence with: how
+// common a name is, and how rare a word. They are fixed tables shipped with
+// kg (names.go), so the same papers always give the same people.
+type Priors interface {
+	// People is the expected number of different people who carry a full
+	// name (1 for a name nobody else is likely to carry).
+	People(nameKey string) float64
+	// IDF is the inverse document frequency of a content word.
+	IDF(word string) float64
+}
+
+// Constraint is a manual correction: two papers' uses of a name are the
+// same person (Same) or different people.
+type Constraint struct {
+	A, B string // paper identities
+	Same bool
+}
+
+// Clustering parameters, tuned on the dev half of the planted homonyms and
+// the distinctive names (TestPeopleOnArXiv); see doc.go.
+var (
+	// a shared co-author joins two papers unless that co-author's name is
+	// carried by more than this many people; then two shared co-authors do.
+	commonCoauthor = 1.5
+	// the threshold of a merge: mergeBase, plus mergePerLog times the log
+	// of the people expected to carry the name, plus mergePerSize times the
+	// log of the smaller group's papers
+	mergeBase    = -0.05
+	mergePerLog  = 0.10
+	mergePerSize = 0.09
+	// weight of the subjects' cosine beside the words' (1)
+	simSubjects = 0.10
+)
+
+// ClusterPeople partitions the uses of one name (a block) into people and
+// returns each use's cluster number: clusters are numbered by their first
+// use in ev's order. ev must be sorted by Paper, so the result is the same
+// whatever order the papers were ingested in.
+//
+// The rule, after S2AND and OpenAlex (see doc.go):
+//  1. An ORCID iD settles it: the same iD joins, different iDs part.
+//     Manual corrections likewise.
+//  2. Papers that share a co-author are one person (two shared co-authors
+//     when the one is a common name).
+//  3. The groups so formed merge, most similar first, while their
+//     similarity (content words, subjects, affiliations) reaches a
+//     threshold that rises with how many people carry the name: a rare name
+//     is almost always one person, a common one needs evidence.
+func ClusterPeople(name string, ev []Evidence, pr Priors, cons []Constraint) []int {
+	n := len(ev)
+	uf := newUnionFind(n)
+	byPaper := make(map[string]int, n)
+	for i := range ev {
+		byPaper[ev[i].Paper] = i
+	}
+	var apart [][2]int // pairs that must stay apart
+	var together [][2]int
+	for _, c := range cons {
+		a, okA := byPaper[c.A]
+		b, okB := byPaper[c.B]
+		if !okA || !okB || a == b {
+			continue
+		}
+		if c.Same {
+			together = append(together, [2]int{a, b})
+		} else {
+			apart = append(apart, [2]int{a, b})
+		}
+	}
+	orcid := map[string]int{}
+	for i := range ev {
+		o := ev[i].ORCID
+		if o == "" {
+			continue
+		}
+		if j, ok := orcid[o]; ok {
+			together = append(together, [2]int{j, i})
+		} else {
+			orcid[o] = i
+		}
+		for o2, j := range orcid {
+			if o2 != o {
+				apart = append(apart, [2]int{j, i})
+			}
+		}
+	}
+	join := func(a, b int) {
+		ra, rb := uf.find(a), uf.find(b)
+		if ra == rb {
+			return
+		}
+		for _, p := range apart {
+			x, y := uf.find(p[0]), uf.find(p[1])
+			if x == ra && y == rb || x == rb && y == ra {
+				return
+			}
+		}
+		uf.union(ra, rb)
+	}
+	for _, p := range together {
+		join(p[0], p[1])
+	}
+	// co-authors
+	users := map[string][]int{}
+	for i := range ev {
+		for _, c := range ev[i].Coauthors {
+			users[c] = append(users[c], i)
+		}
+	}
+	shared := map[[2]int]int{} // pairs sharing common-named co-authors
+	for _, c := range slices.Sorted(maps.Keys(users)) {
+		us := users[c]
+		if len(us) < 2 {
+			continue
+		}
+		if pr.People(c) <= commonCoauthor {
+			for _, u := range us[1:] {
+				join(us[0], u)
+			}
+			continue
+		}
+		for x, a := range us {
+			for _, b := range us[x+1:] {
+				shared[[2]int{a, b}]++
+			}
+		}
+	}
+	for _, p := range slices.SortedFunc(maps.Keys(shared), func(a, b [2]int) int {
+		return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1]))
+	}) {
+		if shared[p] >= 2 {
+			join(p[0], p[1])
+		}
+	}
+	// groups, then merges by similarity
+	root := map[int]int{} // union-find root → group
+	var gs []*personGroup
+	for i := range ev {
+		r := uf.find(i)
+		g, ok := root[r]
+		if !ok {
+			g = len(gs)
+			root[r] = g
+			gs = append(gs, &personGroup{})
+		}
+		gs[g].members = append(gs[g].members, i)
+	}
+	if len(gs) > 1 && len(gs) <= maxMergeGroups {
+		mergeGroups(gs, paperSimilarity(ev, pr), mergeBase+mergePerLog*math.Log(pr.People(name)), func(a, b *personGroup) bool {
+			for _, p := range apart {
+				if slices.Contains(a.members, p[0]) && slices.Contains(b.members, p[1]) ||
+					slices.Contains(a.members, p[1]) && slices.Contains(b.members, p[0]) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	out := make([]int, n)
+	c := 0
+	for _, g := range gs {
+		if g.members == nil {
+			continue
+		}
+		for _, m := range g.members {
+			out[m] = c
+		}
+		c++
+	}
+	return out
+}
+
+// maxMergeGroups bounds the groups of one block that are merged by
+// similarity (the merging costs the cube of their number): a name carried
+// on more separate groups keeps them apart.
+const maxMergeGroups = 2000
+
+// personGroup is a group of uses believed to be one person; merged groups
+// have no members.
+type personGroup struct{ members []int }
+
+// mergeGroups merges groups by average linkage (the mean similarity of
+// their papers, updated by the Lance-Williams rule): always the pair whose
+// similarity most exceeds its threshold, until no pair reaches it. The
+// threshold of a pair rises with the log of its smaller group's size:
+// finding no co-author in common says more the more papers each side has
+// (two circles of six papers each that never met are two people; one
+// paper outside a circle is a person's other collaboration).
+func mergeGroups(gs []*personGroup, sim [][]float64, base float64, apart func(a, b *personGroup) bool) {
+	n := len(gs)
+	gsim := make([][]float64, n)
+	for i := range gs {
+		gsim[i] = make([]float64, n)
+		for j := range i {
+			t := 0.0
+			for _, a := range gs[i].members {
+				for _, b := range gs[j].members {
+					t += sim[a][b]
+				}
+			}
+			gsim[i][j] = t / float64(len(gs[i].members)*len(gs[j].members))
+			gsim[j][i] = gsim[i][j]
+		}
+	}
+	for {
+		bi, bj, best := -1, -1, 0.0
+		for i := range gs {
+			if gs[i].members == nil {
+				continue
+			}
+			for j := i + 1; j < n; j++ {
+				if gs[j].members == nil {
+					continue
+				}
+				small := min(len(gs[i].members), len(gs[j].members))
+				margin := gsim[i][j] - base - mergePerSize*math.Log(float64(small))
+				if margin >= 0 && (bi < 0 || margin > best) && !apart(gs[i], gs[j]) {
+					bi, bj, best = i, j, margin
+				}
+			}
+		}
+		if bi < 0 {
+			return
+		}
+		a, b := gs[bi], gs[bj]
+		na, nb := float64(len(a.members)), float64(len(b.members))
+		for k := range gs {
+			if gs[k].members != nil && k != bi && k != bj {
+				gsim[bi][k] = (na*gsim[bi][k] + nb*gsim[bj][k]) / (na + nb)
+				gsim[k][bi] = gsim[bi][k]
+			}
+		}
+		a.members = append(a.members, b.members...)
+		slices.Sort(a.members)
+		b.members = nil
+	}
+}
+
+// paperSimilarity is the similarity of every two uses of a block: the
+// cosine of their papers' content words weighted by idf, plus simSubjects
+// times the cosine of their subjects (the primary counted twice).
+func paperSimilarity(ev []Evidence, pr Priors) [][]float64 {
+	type vec struct {
+		ids []int32
+		w   []float64
+	}
+	intern := map[string]int32{}
+	mk := func(keys []string, weight func(i int, k string) float64) vec {
+		var v vec
+		norm := 0.0
+		for i, k := range keys {
+			id, ok := intern[k]
+			if !ok {
+				id = int32(len(intern))
+				intern[k] = id
+			}
+			w := weight(i, k)
+			v.ids = append(v.ids, id)
+			v.w = append(v.w, w)
+			norm += w * w
+		}
+		norm = math.Sqrt(norm)
+		for i := range v.w {
+			v.w[i] /= norm
+		}
+		// sorted by id for the merge in dot
+		idx := make([]int, len(v.ids))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(v.ids[a], v.ids[b]) })
+		out := vec{make([]int32, len(idx)), make([]float64, len(idx))}
+		for i, j := range idx {
+			out.ids[i], out.w[i] = v.ids[j], v.w[j]
+		}
+		return out
+	}
+	dot := func(a, b vec) float64 {
+		t := 0.0
+		for i, j := 0, 0; i < len(a.ids) && j < len(b.ids); {
+			switch {
+			case a.ids[i] < b.ids[j]:
+				i++
+			case a.ids[i] > b.ids[j]:
+				j++
+			default:
+				t += a.w[i] * b.w[j]
+				i++
+				j++
+			}
+		}
+		return t
+	}
+	words := make([]vec, len(ev))
+	subjects := make([]vec, len(ev))
+	for i := range ev {
+		words[i] = mk(ev[i].Words, func(_ int, w string) float64 { return pr.IDF(w) })
+		subjects[i] = mk(slices.Compact(slices.Clone(ev[i].Subjects)), func(i int, _ string) float64 {
+			if i == 0 {
+				return 2
+			}
+			return 1
+		})
+	}
+	sim := make([][]float64, len(ev))
+	for i := range ev {
+		sim[i] = make([]float64, len(ev))
+	}
+	for i := range ev {
+		for j := range i {
+			s := dot(words[i], words[j]) + simSubjects*dot(subjects[i], subjects[j])
+			sim[i][j], sim[j][i] = s, s
+		}
+	}
+	return sim
+}
+
+// evidenceWords are the content words of a paper's title and abstracts:
+// folded, plural "s" dropped, three letters or more, no stop word or
+// number, each once, sorted.
+func evidenceWords(title string, abstracts []string) []string {
+	seen := map[string]bool{}
+	for _, t := range append([]string{title}, abstracts...) {
+		for _, w := range Tokens(t) {
+			if len(w) < 3 || stopWord[w] || strings.Trim(w, "0123456789") == "" {
+				continue
+			}
+			if len(w) > 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+				w = w[:len(w)-1]
+			}
+			seen[w] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+var stopWord = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`the and for with that this from are our can which these their its not but has have been was were also such
+	into over than more most other both each only they them then there when where while what how all any may use used using based
+	show shows shown propose proposed paper approach method methods results result new two one via however further well between
+	through without within across among under upon however thus than very high low large small different various existing
+	present presents introduce introduces demonstrate demonstrates achieve achieves achieving significantly significant
+	performance state art work study first novel effective efficient provide provides allow allows enable enables`) {
+		m[w] = true
+	}
+	return m
+}()
+
+type unionFind struct{ parent []int }
+
+func newUnionFind(n int) *unionFind {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	return &unionFind{p}
+}
+
+func (u *unionFind) find(x int) int {
+	for u.parent[x] != x {
+		u.parent[x] = u.parent[u.parent[x]]
+		x = u.parent[x]
+	}
+	return x
+}
+
+// union joins two roots, keeping the smaller index as root (deterministic).
+func (u *unionFind) union(a, b int) {
+	if b < a {
+		a, b = b, a
+	}
+	u.parent[b] = a
+}

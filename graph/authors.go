@@ -1,0 +1,206 @@
+package graph
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Author names: which person a name on a paper is. A full name is its
+// NameKey; a name with initials joins a full name only through the
+// paper's co-author circle. The papers of one name are then clustered into
+// people (people.go, person.go).
+
+// resolveAuthors finds or creates the authors of a record. Full names are
+// identified by NameKey, so two different first names never merge. A name
+// whose first names are initials ("H. Schütze", "J.-P. Sartre") is taken to
+// be a known full name only when exactly one author of that last name and
+// those initials is a co-author of the record's other authors (or one of
+// them); otherwise it stays a name of its own. Every spelling seen is kept
+// as an alias.
+//
+// A decision once made for a paper stands: an initials name already linked
+// to the paper keeps its author when the paper is read again, even if the
+// circle has grown since (otherwise a re-ingest would move it).
+func (w *writer) resolveAuthors(paper NodeID, names []string) ([]NodeID, error) {
+	ids := make([]NodeID, len(names))
+	var abbreviated []int
+	for i, name := range names {
+		if isAbbreviated(name) {
+			abbreviated = append(abbreviated, i)
+			continue
+		}
+		id, err := w.author(name)
+		if err != nil {
+			return nil, err
+		}
+		ids[i] = id
+	}
+	if len(abbreviated) == 0 {
+		return ids, nil
+	}
+	// the co-author circle of the resolved authors
+	circle := map[NodeID]bool{}
+	for _, id := range ids {
+		if id == 0 {
+			continue
+		}
+		circle[id] = true
+		seen := 0
+		if err := w.tx.Pairs(CoAuthor, id, func(b NodeID, _ int64) bool {
+			circle[b] = true
+			seen++
+			return seen < maxFanout
+		}); err != nil {
+			return nil, err
+		}
+	}
+	// the paper's existing authors, by every spelling they were linked with
+	linked := map[string]NodeID{}
+	if err := w.tx.Edges(paper, Authored, In, func(a NodeID, _ float64) bool {
+		linked[authorTerm(a)] = a
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	spelled := map[string]NodeID{}
+	for _, a := range linked {
+		n, err := w.tx.Node(a)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range append([]string{n.Label}, n.Aliases...) {
+			spelled[NameKey(s)] = a
+		}
+	}
+	for _, i := range abbreviated {
+		if a, ok := spelled[NameKey(names[i])]; ok {
+			ids[i] = a
+			continue
+		}
+		var match NodeID
+		count := 0
+		for c := range circle {
+			n, err := w.tx.Node(c)
+			if err != nil {
+				return nil, err
+			}
+			if !isAbbreviated(n.Label) && initialsFit(names[i], n.Label) {
+				match = c
+				count++
+			}
+		}
+		if count == 1 {
+			ids[i] = match
+			if err := w.addAuthorAlias(match, names[i]); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		id, err := w.author(names[i])
+		if err != nil {
+			return nil, err
+		}
+		ids[i] = id
+	}
+	return ids, nil
+}
+
+// author finds an author by NameKey or creates one.
+func (w *writer) author(name string) (NodeID, error) {
+	a, isNew, err := w.named(KindAuthor, IdxAuthorName, NameKey(name), name, cntAuthors)
+	if err != nil {
+		return 0, err
+	}
+	if isNew {
+		w.res.AuthorsAdded++
+		return a, w.index(a, IdxAuthorFold, FoldKey(name))
+	}
+	return a, w.addAuthorAlias(a, name)
+}
+
+// addAuthorAlias records a spelling of an author's name not seen before.
+// Full spellings are indexed; initials are not (the same initials elsewhere
+// may be someone else: they are matched per paper, by co-author circle).
+func (w *writer) addAuthorAlias(a NodeID, name string) error {
+	n, err := w.tx.Node(a)
+	if err != nil {
+		return err
+	}
+	if name == n.Label || slices.Contains(n.Aliases, name) {
+		return nil
+	}
+	n.Aliases = append(n.Aliases, name)
+	if err := w.tx.PutNode(n); err != nil {
+		return err
+	}
+	if isAbbreviated(name) {
+		return nil
+	}
+	if err := w.index(a, IdxAuthorName, NameKey(name)); err != nil {
+		return err
+	}
+	return w.index(a, IdxAuthorFold, FoldKey(name))
+}
+
+// splitName returns the given names and the last name ("Hinrich Schütze"
+// → ["Hinrich"], "Schütze"). Particles stay with the given names.
+func splitName(name string) ([]string, string) {
+	f := strings.Fields(name)
+	if len(f) == 0 {
+		return nil, ""
+	}
+	return f[:len(f)-1], f[len(f)-1]
+}
+
+// isAbbreviated: every given name is an initial ("H.", "H", "J.-P.", "JM").
+func isAbbreviated(name string) bool {
+	given, last := splitName(name)
+	if len(given) == 0 || last == "" {
+		return false
+	}
+	for _, g := range given {
+		letters := 0
+		for _, r := range g {
+			if unicode.IsLetter(r) {
+				letters++
+				if unicode.IsLower(r) {
+					return false
+				}
+			}
+		}
+		if letters == 0 || letters > 3 {
+			return false
+		}
+	}
+	return true
+}
+
+// initialsFit: same last name (diacritics and case folded) and the
+// abbreviated name's initials are the initials of the full name's given
+// names, in order ("H. Schütze" fits "Hinrich Schütze"; "H. J. Smith" fits
+// "Hans-Jürgen Smith" and "Hans Jürgen Smith", not "Hans Smith").
+func initialsFit(abbrev, full string) bool {
+	ag, al := splitName(abbrev)
+	fg, fl := splitName(full)
+	if FoldKey(al) != FoldKey(fl) || len(fg) == 0 {
+		return false
+	}
+	var want, have []rune
+	for _, g := range ag {
+		for _, r := range g {
+			if unicode.IsLetter(r) {
+				want = append(want, unicode.ToLower(r))
+			}
+		}
+	}
+	for _, g := range fg {
+		for _, part := range strings.Split(g, "-") {
+			for _, r := range FoldKey(part) {
+				have = append(have, r)
+				break
+			}
+		}
+	}
+	return string(want) == string(have)
+}

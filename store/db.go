@@ -13,6 +13,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -788,6 +789,20 @@ func (r *reader) Terms(ns graph.Index, prefix string, fn func(string, graph.Node
 	})
 }
 
+func (r *reader) Value(ns graph.Index, key string) ([]byte, error) {
+	return r.get(valueKey(ns, key))
+}
+
+func (r *reader) Values(ns graph.Index, prefix string, fn func(key string, v []byte) bool) error {
+	return r.scan(valueKey(ns, prefix), nil, true, func(k []byte, item valued) (bool, error) {
+		var v []byte
+		if err := item.Value(func(b []byte) error { v = slices.Clone(b); return nil }); err != nil {
+			return false, err
+		}
+		return fn(string(k[2:]), v), nil
+	})
+}
+
 func decodeInt(v []byte) int64 {
 	if len(v) != 8 {
 		return 0
@@ -924,6 +939,12 @@ func (t *tx) AddCounter(name string, delta int64) (int64, error) {
 func (t *tx) PutTerm(ns graph.Index, term string, id graph.NodeID) error {
 	return t.set(termKey(ns, term, id), nil)
 }
+
+func (t *tx) PutValue(ns graph.Index, key string, v []byte) error {
+	return t.set(valueKey(ns, key), slices.Clone(v))
+}
+
+func (t *tx) DeleteValue(ns graph.Index, key string) error { return t.del(valueKey(ns, key)) }
 
 // badgerLogger adapts zerolog to Badger's logger; Badger's Info chatter goes
 // to Debug.

@@ -22,6 +22,7 @@ const (
 	pCounter byte = 0x08 // 0x08 | name                          → int64 big-endian
 	pTerm    byte = 0x09 // 0x09 | ns(1) | term | 0x00 | id(8)   → empty
 	pText    byte = 0x0A // 0x0A | id(8)                         → JSON array of abstracts
+	pValue   byte = 0x0B // 0x0B | ns(1) | key                   → value (derived summaries, corrections)
 )
 
 // maxKeyPart bounds the string part of lookup and term keys; Badger rejects
@@ -105,6 +106,12 @@ func keyIDs(k []byte) (a, b graph.NodeID) {
 		return id(2), id(10)
 	}
 	return 0, 0
+}
+
+func valueKey(ns graph.Index, key string) []byte {
+	k := lookupKey(ns, key)
+	k[0] = pValue
+	return k
 }
 
 func counterKey(name string) []byte { return append([]byte{pCounter}, clip(name)...) }

@@ -42,3 +42,13 @@ func SetPeopleParams(base, perLog, subjects, common, perSize float64) (restore f
 		mergeBase, mergePerLog, simSubjects, commonCoauthor, mergePerSize = old[0], old[1], old[2], old[3], old[4]
 	}
 }
+
+// Store is the service's store, for tests.
+func (s *Service) Store() Store { return s.store }
+
+// SetSizeCap sets the cap on the group size in merge thresholds.
+func SetSizeCap(n int) (restore func()) {
+	old := mergeSizeCap
+	mergeSizeCap = n
+	return func() { mergeSizeCap = old }
+}

@@ -25,7 +25,7 @@ type Evidence struct {
 
 // Priors are the corpus-wide facts clustering weighs evidence with: how
 // common a name is, and how rare a word. They are fixed tables shipped with
-// kg (names.go), so the same papers always give the same people.
+// kg (priors.go), so the same papers always give the same people.
 type Priors interface {
 	// People is the expected number of different people who carry a full
 	// name (1 for a name nobody else is likely to carry).
@@ -34,10 +34,11 @@ type Priors interface {
 	IDF(word string) float64
 }
 
-// Constraint is a manual correction: two papers' uses of a name are the
-// same person (Same) or different people.
+// Constraint is a manual correction of one name's people, by paper
+// identities: every paper of A and B is one person (Same), or no paper of A
+// is the same person as a paper of B.
 type Constraint struct {
-	A, B string // paper identities
+	A, B []string
 	Same bool
 }
 
@@ -48,13 +49,17 @@ var (
 	// carried by more than this many people; then two shared co-authors do.
 	commonCoauthor = 1.5
 	// the threshold of a merge: mergeBase, plus mergePerLog times the log
-	// of the people expected to carry the name, plus mergePerSize times the
-	// log of the smaller group's papers
-	mergeBase    = -0.05
-	mergePerLog  = 0.10
-	mergePerSize = 0.09
-	// weight of the subjects' cosine beside the words' (1)
+	// of the other people expected to carry the name (nameOdds), plus
+	// mergePerSize times the log of the smaller group's papers
+	mergeBase    = 0.05
+	mergePerLog  = 0.02
+	mergePerSize = 0.13
+	mergeSizeCap = 8 // beyond eight papers a side, more say little more
+	// weights of the subjects' and the affiliations' cosines beside the
+	// words' (1); affiliations are rare in our sources and untuned: a
+	// shared institution counts a little more than a shared subject
 	simSubjects = 0.10
+	simAffils   = 0.15
 )
 
 // ClusterPeople partitions the uses of one name (a block) into people and
@@ -71,56 +76,109 @@ var (
 //     similarity (content words, subjects, affiliations) reaches a
 //     threshold that rises with how many people carry the name: a rare name
 //     is almost always one person, a common one needs evidence.
-func ClusterPeople(name string, ev []Evidence, pr Priors, cons []Constraint) []int {
+//
+// fill, when not nil, is called once before step 3 to fill in the Words
+// and Subjects of ev: a block whose papers all share co-authors needs none.
+func ClusterPeople(name string, ev []Evidence, pr Priors, cons []Constraint, fill func([]Evidence)) []int {
 	n := len(ev)
 	uf := newUnionFind(n)
 	byPaper := make(map[string]int, n)
 	for i := range ev {
 		byPaper[ev[i].Paper] = i
 	}
-	var apart [][2]int // pairs that must stay apart
-	var together [][2]int
-	for _, c := range cons {
-		a, okA := byPaper[c.A]
-		b, okB := byPaper[c.B]
-		if !okA || !okB || a == b {
-			continue
+	// apart: each use's sides in the constraints that keep uses apart,
+	// kept per union-find root (bit 1: side A, bit 2: side B)
+	sides := map[int]map[int]uint8{}
+	side := func(c, i int, bit uint8) {
+		if sides[i] == nil {
+			sides[i] = map[int]uint8{}
 		}
-		if c.Same {
-			together = append(together, [2]int{a, b})
-		} else {
-			apart = append(apart, [2]int{a, b})
-		}
+		sides[i][c] |= bit
 	}
-	orcid := map[string]int{}
-	for i := range ev {
-		o := ev[i].ORCID
-		if o == "" {
-			continue
-		}
-		if j, ok := orcid[o]; ok {
-			together = append(together, [2]int{j, i})
-		} else {
-			orcid[o] = i
-		}
-		for o2, j := range orcid {
-			if o2 != o {
-				apart = append(apart, [2]int{j, i})
+	var together [][2]int
+	napart := 0
+	for _, c := range cons {
+		var as, bs []int
+		for _, p := range c.A {
+			if i, ok := byPaper[p]; ok {
+				as = append(as, i)
 			}
 		}
+		for _, p := range c.B {
+			if i, ok := byPaper[p]; ok {
+				bs = append(bs, i)
+			}
+		}
+		if c.Same {
+			all := append(as, bs...)
+			for _, i := range all[min(1, len(all)):] {
+				together = append(together, [2]int{all[0], i})
+			}
+			continue
+		}
+		if len(as) == 0 || len(bs) == 0 {
+			continue
+		}
+		for _, i := range as {
+			side(napart, i, 1)
+		}
+		for _, i := range bs {
+			side(napart, i, 2)
+		}
+		napart++
+	}
+	orcids := map[string][]int{}
+	for i := range ev {
+		if o := ev[i].ORCID; o != "" {
+			orcids[o] = append(orcids[o], i)
+		}
+	}
+	if len(orcids) > 1 { // each iD apart from the others
+		for _, o := range slices.Sorted(maps.Keys(orcids)) {
+			for _, i := range orcids[o] {
+				side(napart, i, 1)
+			}
+			for o2, is := range orcids {
+				if o2 != o {
+					for _, i := range is {
+						side(napart, i, 2)
+					}
+				}
+			}
+			napart++
+		}
+	}
+	for _, o := range slices.Sorted(maps.Keys(orcids)) {
+		for _, i := range orcids[o][1:] {
+			together = append(together, [2]int{orcids[o][0], i})
+		}
+	}
+	clash := func(a, b map[int]uint8) bool {
+		if len(b) < len(a) {
+			a, b = b, a
+		}
+		for c, x := range a {
+			if x|b[c] == 3 {
+				return true
+			}
+		}
+		return false
 	}
 	join := func(a, b int) {
 		ra, rb := uf.find(a), uf.find(b)
-		if ra == rb {
+		if ra == rb || clash(sides[ra], sides[rb]) {
 			return
 		}
-		for _, p := range apart {
-			x, y := uf.find(p[0]), uf.find(p[1])
-			if x == ra && y == rb || x == rb && y == ra {
-				return
+		uf.union(ra, rb)
+		r, o := uf.find(ra), ra+rb-uf.find(ra)
+		if sides[o] != nil {
+			if sides[r] == nil {
+				sides[r] = map[int]uint8{}
+			}
+			for c, x := range sides[o] {
+				sides[r][c] |= x
 			}
 		}
-		uf.union(ra, rb)
 	}
 	for _, p := range together {
 		join(p[0], p[1])
@@ -169,16 +227,19 @@ func ClusterPeople(name string, ev []Evidence, pr Priors, cons []Constraint) []i
 			gs = append(gs, &personGroup{})
 		}
 		gs[g].members = append(gs[g].members, i)
+		if len(ev[i].Coauthors) > 0 {
+			gs[g].withCo++
+		}
 	}
 	if len(gs) > 1 && len(gs) <= maxMergeGroups {
-		mergeGroups(gs, paperSimilarity(ev, pr), mergeBase+mergePerLog*math.Log(pr.People(name)), func(a, b *personGroup) bool {
-			for _, p := range apart {
-				if slices.Contains(a.members, p[0]) && slices.Contains(b.members, p[1]) ||
-					slices.Contains(a.members, p[1]) && slices.Contains(b.members, p[0]) {
-					return true
-				}
-			}
-			return false
+		if fill != nil {
+			fill(ev)
+		}
+		for _, g := range gs {
+			g.sides = sides[uf.find(g.members[0])]
+		}
+		mergeGroups(gs, paperSimilarity(ev, pr), mergeBase+mergePerLog*nameOdds(pr.People(name)), func(a, b *personGroup) bool {
+			return clash(a.sides, b.sides)
 		})
 	}
 	out := make([]int, n)
@@ -202,15 +263,21 @@ const maxMergeGroups = 2000
 
 // personGroup is a group of uses believed to be one person; merged groups
 // have no members.
-type personGroup struct{ members []int }
+type personGroup struct {
+	members []int
+	withCo  int           // members whose paper has co-authors
+	sides   map[int]uint8 // its uses' sides in the constraints that keep uses apart
+}
 
 // mergeGroups merges groups by average linkage (the mean similarity of
 // their papers, updated by the Lance-Williams rule): always the pair whose
 // similarity most exceeds its threshold, until no pair reaches it. The
-// threshold of a pair rises with the log of its smaller group's size:
-// finding no co-author in common says more the more papers each side has
-// (two circles of six papers each that never met are two people; one
-// paper outside a circle is a person's other collaboration).
+// threshold of a pair rises with the log of its smaller group's size
+// (counting the papers that name co-authors): finding no co-author in
+// common says more the more papers each side has (two circles of six
+// papers each that never met are two people; one paper outside a circle
+// is a person's other collaboration), and nothing when a source lists no
+// co-authors (a profile page).
 func mergeGroups(gs []*personGroup, sim [][]float64, base float64, apart func(a, b *personGroup) bool) {
 	n := len(gs)
 	gsim := make([][]float64, n)
@@ -237,8 +304,8 @@ func mergeGroups(gs []*personGroup, sim [][]float64, base float64, apart func(a,
 				if gs[j].members == nil {
 					continue
 				}
-				small := min(len(gs[i].members), len(gs[j].members))
-				margin := gsim[i][j] - base - mergePerSize*math.Log(float64(small))
+				small := min(gs[i].withCo, gs[j].withCo, len(gs[i].members), len(gs[j].members))
+				margin := gsim[i][j] - base - mergePerSize*math.Log(float64(min(max(small, 1), mergeSizeCap)))
 				if margin >= 0 && (bi < 0 || margin > best) && !apart(gs[i], gs[j]) {
 					bi, bj, best = i, j, margin
 				}
@@ -256,14 +323,26 @@ func mergeGroups(gs []*personGroup, sim [][]float64, base float64, apart func(a,
 			}
 		}
 		a.members = append(a.members, b.members...)
+		a.withCo += b.withCo
 		slices.Sort(a.members)
 		b.members = nil
+		if b.sides != nil {
+			m := maps.Clone(a.sides)
+			if m == nil {
+				m = map[int]uint8{}
+			}
+			for c, x := range b.sides {
+				m[c] |= x
+			}
+			a.sides = m
+		}
 	}
 }
 
 // paperSimilarity is the similarity of every two uses of a block: the
 // cosine of their papers' content words weighted by idf, plus simSubjects
-// times the cosine of their subjects (the primary counted twice).
+// times the cosine of their subjects (the primary counted twice), plus
+// simAffils times the cosine of their affiliations' words.
 func paperSimilarity(ev []Evidence, pr Priors) [][]float64 {
 	type vec struct {
 		ids []int32
@@ -318,8 +397,10 @@ func paperSimilarity(ev []Evidence, pr Priors) [][]float64 {
 	}
 	words := make([]vec, len(ev))
 	subjects := make([]vec, len(ev))
+	affils := make([]vec, len(ev))
 	for i := range ev {
 		words[i] = mk(ev[i].Words, func(_ int, w string) float64 { return pr.IDF(w) })
+		affils[i] = mk(ev[i].Affils, func(_ int, w string) float64 { return pr.IDF(w) })
 		subjects[i] = mk(slices.Compact(slices.Clone(ev[i].Subjects)), func(i int, _ string) float64 {
 			if i == 0 {
 				return 2
@@ -333,7 +414,7 @@ func paperSimilarity(ev []Evidence, pr Priors) [][]float64 {
 	}
 	for i := range ev {
 		for j := range i {
-			s := dot(words[i], words[j]) + simSubjects*dot(subjects[i], subjects[j])
+			s := dot(words[i], words[j]) + simSubjects*dot(subjects[i], subjects[j]) + simAffils*dot(affils[i], affils[j])
 			sim[i][j], sim[j][i] = s, s
 		}
 	}
@@ -396,4 +477,11 @@ func (u *unionFind) union(a, b int) {
 		a, b = b, a
 	}
 	u.parent[b] = a
+}
+
+// nameOdds is the log of how many other people are expected to carry a
+// name (People − 1), kept within [−12, 3]: about −11 for "Nassir Navab",
+// −3 for "Yinan He", +0.5 for "Yang Liu".
+func nameOdds(people float64) float64 {
+	return min(max(math.Log(max(people-1, 1e-9)), -12), 3)
 }

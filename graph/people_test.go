@@ -233,7 +233,7 @@ func scorePeople(b *arxivBlocks, dev bool) peopleScore {
 		if g > 1 {
 			s.multiGroup++
 		}
-		got := graph.ClusterPeople(name, ev, b.pr, nil)
+		got := graph.ClusterPeople(name, ev, b.pr, nil, nil)
 		if slices.Max(got) == 0 {
 			s.whole++
 			if g > 1 {
@@ -289,7 +289,7 @@ func scorePeople(b *arxivBlocks, dev bool) peopleScore {
 			for k, e := range ev {
 				t[k] = truth[e.Paper]
 			}
-			got := graph.ClusterPeople(a, ev, b.pr, nil)
+			got := graph.ClusterPeople(a, ev, b.pr, nil, nil)
 			p, r := bcubed(got, t)
 			tp += p * float64(len(ev))
 			tr += r * float64(len(ev))

@@ -23,11 +23,35 @@ import (
 // to the paper keeps its author when the paper is read again, even if the
 // circle has grown since (otherwise a re-ingest would move it).
 func (w *writer) resolveAuthors(paper NodeID, names []string) ([]NodeID, error) {
+	// the paper's existing authors, by every spelling they were linked with:
+	// a name read again keeps its person (of several who share it, the one
+	// clustering gave it; of initials, the one the circle gave)
+	spelled := map[string]NodeID{}
+	var linked []NodeID
+	if err := w.tx.Edges(paper, Authored, In, func(a NodeID, _ float64) bool {
+		linked = append(linked, a)
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	for _, a := range linked {
+		n, err := w.tx.Node(a)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range append([]string{n.Label}, n.Aliases...) {
+			spelled[NameKey(s)] = a
+		}
+	}
 	ids := make([]NodeID, len(names))
 	var abbreviated []int
 	for i, name := range names {
 		if isAbbreviated(name) {
 			abbreviated = append(abbreviated, i)
+			continue
+		}
+		if a, ok := spelled[NameKey(name)]; ok {
+			ids[i] = a
 			continue
 		}
 		id, err := w.author(name)
@@ -55,24 +79,6 @@ func (w *writer) resolveAuthors(paper NodeID, names []string) ([]NodeID, error) 
 			return nil, err
 		}
 	}
-	// the paper's existing authors, by every spelling they were linked with
-	linked := map[string]NodeID{}
-	if err := w.tx.Edges(paper, Authored, In, func(a NodeID, _ float64) bool {
-		linked[authorTerm(a)] = a
-		return true
-	}); err != nil {
-		return nil, err
-	}
-	spelled := map[string]NodeID{}
-	for _, a := range linked {
-		n, err := w.tx.Node(a)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range append([]string{n.Label}, n.Aliases...) {
-			spelled[NameKey(s)] = a
-		}
-	}
 	for _, i := range abbreviated {
 		if a, ok := spelled[NameKey(names[i])]; ok {
 			ids[i] = a
@@ -95,6 +101,13 @@ func (w *writer) resolveAuthors(paper NodeID, names []string) ([]NodeID, error) 
 			if err := w.addAuthorAlias(match, names[i]); err != nil {
 				return nil, err
 			}
+			n, err := w.tx.Node(match)
+			if err != nil {
+				return nil, err
+			}
+			if err := w.markBlock(NameKey(n.Label)); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		id, err := w.author(names[i])
@@ -106,15 +119,29 @@ func (w *writer) resolveAuthors(paper NodeID, names []string) ([]NodeID, error) 
 	return ids, nil
 }
 
-// author finds an author by NameKey or creates one.
+// author finds the person of a name or creates one: a name carried by
+// several people gives the one with most papers, and is marked to be
+// clustered again at the end of the ingest (SettlePeople), which moves the
+// paper to the person it belongs with.
 func (w *writer) author(name string) (NodeID, error) {
-	a, isNew, err := w.named(KindAuthor, IdxAuthorName, NameKey(name), name, cntAuthors)
+	key := NameKey(name)
+	a, isNew, err := w.named(KindAuthor, IdxAuthorName, key, name, cntAuthors)
 	if err != nil {
 		return 0, err
 	}
 	if isNew {
 		w.res.AuthorsAdded++
+		if w.fresh == nil {
+			w.fresh = map[NodeID]bool{}
+		}
+		w.fresh[a] = true
+		if err := w.tx.PutTerm(IdxPeople, key, a); err != nil {
+			return 0, err
+		}
 		return a, w.index(a, IdxAuthorFold, FoldKey(name))
+	}
+	if err := w.markBlock(key); err != nil {
+		return 0, err
 	}
 	return a, w.addAuthorAlias(a, name)
 }
@@ -203,4 +230,14 @@ func initialsFit(abbrev, full string) bool {
 		}
 	}
 	return string(want) == string(have)
+}
+
+// hasLetter reports whether a name has a letter at all (":" is no name).
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
 }

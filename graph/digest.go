@@ -51,6 +51,18 @@ func (s *Service) Digest(ctx context.Context) (Digest, error) {
 				return Digest{}, fmt.Errorf("node %s: %w", id, err)
 			}
 			ident[id] = nodeIdentity(&n)
+			if k == KindAuthor { // people who share a name: by their first paper
+				first := ""
+				if err := v.r.Edges(id, Authored, Out, func(p NodeID, _ float64) bool {
+					if s := ident[p]; first == "" || s < first {
+						first = s
+					}
+					return true
+				}); err != nil {
+					return Digest{}, err
+				}
+				ident[id] += "\x00" + first
+			}
 			abs, err := v.r.Abstracts(id)
 			if err != nil {
 				return Digest{}, err

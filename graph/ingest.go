@@ -63,6 +63,7 @@ const (
 	cntRepositories  = "repositories"
 	cntOrganizations = "organizations"
 	cntEdges         = "edges"
+	cntAuthorInfo    = "authorinfo" // authors of papers with an ORCID iD, affiliation or e-mail
 )
 
 func pairCounter(t EdgeType) string { return "pairs/" + t.String() }
@@ -106,6 +107,9 @@ func (s *Service) ingestTx(ctx context.Context, tx Tx, doc Document, analyses ma
 	res, preps := pd.res, pd.preps
 	if pd.err != nil {
 		return res, pd.err
+	}
+	if err := peopleCurrent(tx); err != nil {
+		return res, err
 	}
 	done, err := s.writeIn(tx, doc.Source, analyses, func(w *writer) error {
 		for i := range preps {
@@ -203,8 +207,9 @@ type prepared struct {
 	titleKey string
 	shortKey string // key of the short name before ":", or ""
 	abstract string
-	authors  []string // readable names
-	subjects []string // canonical codes
+	authors  []string     // readable names
+	info     []AuthorInfo // parallel to authors (nil: none)
+	subjects []string     // canonical codes
 	repos    []repoRef
 	arxiv    string // ArXivKey
 	doi      string // DOIKey
@@ -256,14 +261,24 @@ func prepare(rec Record) (prepared, []string, error) {
 	}
 	p.abstract = LatexToText(rec.Abstract)
 	seen := map[string]bool{}
-	for _, a := range rec.Authors {
+	for i, a := range rec.Authors {
 		name := LatexToText(a)
 		k := NameKey(name)
 		if k == "" || seen[k] {
 			continue
 		}
+		if !hasLetter(name) {
+			warns = append(warns, fmt.Sprintf("author %q has no letters; left out", truncate(a, 40)))
+			continue
+		}
 		seen[k] = true
 		p.authors = append(p.authors, name)
+		if i < len(rec.AuthorInfo) && !rec.AuthorInfo[i].empty() {
+			for len(p.info) < len(p.authors)-1 {
+				p.info = append(p.info, AuthorInfo{})
+			}
+			p.info = append(p.info, rec.AuthorInfo[i].clean())
+		}
 	}
 	seenSub := map[string]bool{}
 	for _, c := range rec.Subjects {
@@ -307,6 +322,7 @@ type writer struct {
 	deferLinks bool             // recompute: concepts are created now, papers linked in a later pass
 	tally      voteTally        // recompute: votes are collected, concepts made after the pass
 	co         map[coPair]int64 // co-occurrence changes of the transaction (countCoOccurrence)
+	fresh      map[NodeID]bool  // authors created in this transaction
 }
 
 func (w *writer) count(name string, d int64) {
@@ -472,6 +488,31 @@ func (w *writer) record(p *prepared) error {
 		}
 		if err := w.paperConcepts(&paper, oldAbs, abs, sortKey); err != nil {
 			return err
+		}
+	}
+	if changed { // its authors' co-authors, words, subjects or years may have changed
+		var all []NodeID
+		if err := tx.Edges(paper.ID, Authored, In, func(a NodeID, _ float64) bool {
+			all = append(all, a)
+			return true
+		}); err != nil {
+			return err
+		}
+		if err := w.markPaperPeople(paper.ID, all); err != nil {
+			return err
+		}
+	}
+	for i, info := range p.info {
+		if !info.empty() {
+			key := authorInfoKey(paper.ID, NameKey(p.authors[i]))
+			if _, err := tx.Value(ValAuthorInfo, key); ErrorCode(err) == NotFound {
+				w.count(cntAuthorInfo, 1)
+			} else if err != nil {
+				return err
+			}
+			if err := w.tx.PutValue(ValAuthorInfo, key, info.encode()); err != nil {
+				return err
+			}
 		}
 	}
 	switch {

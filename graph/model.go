@@ -39,11 +39,14 @@ type Record struct {
 	Abstract string
 	Year     int      // 0 when unknown
 	Authors  []string // as written
-	Subjects []string // arXiv category codes, primary first
-	Line     int      // line in the source document where the record starts
-	ArXivID  string   // e.g. "2503.01234" or "hep-th/9901001", any version suffix
-	DOI      string
-	Venue    string // journal reference or venue as written
+	// AuthorInfo is parallel to Authors when the source says more about
+	// an author than the name (ORCID iD, affiliation, e-mail); nil when not.
+	AuthorInfo []AuthorInfo
+	Subjects   []string // arXiv category codes, primary first
+	Line       int      // line in the source document where the record starts
+	ArXivID    string   // e.g. "2503.01234" or "hep-th/9901001", any version suffix
+	DOI        string
+	Venue      string // journal reference or venue as written
 }
 
 // Document is one parsed input document: everything in it is committed
@@ -227,6 +230,11 @@ type Reader interface {
 	// Terms visits the search-index entries of a namespace whose term starts
 	// with prefix, in term order.
 	Terms(ns Index, prefix string, fn func(term string, id NodeID) bool) error
+	// Value returns a stored value (ErrNotFound when absent).
+	Value(ns Index, key string) ([]byte, error)
+	// Values visits the values of a namespace whose key starts with
+	// prefix, in key order.
+	Values(ns Index, prefix string, fn func(key string, v []byte) bool) error
 	// Close releases the snapshot.
 	Close()
 }
@@ -275,6 +283,10 @@ type Tx interface {
 	AddCounter(name string, delta int64) (int64, error)
 	PutTerm(ns Index, term string, id NodeID) error
 	DeleteTerm(ns Index, term string, id NodeID) error
+	// PutValue stores a value under a key of a namespace (a person's
+	// summary, a name's corrections).
+	PutValue(ns Index, key string, v []byte) error
+	DeleteValue(ns Index, key string) error
 }
 
 // Direction selects outgoing or incoming edges.
@@ -312,4 +324,10 @@ const (
 	IdxRescan       Index = 18 // concept id (hex) → concept, whose earlier users SettleConcepts finds by scanning the texts
 	IdxCoDirty      Index = 19 // paper id (hex) → paper whose mentions changed since its co-occurrence pairs were counted
 	IdxAcronymOf    Index = 20 // long form key + " " + an acronym defined for it ("reinforcementlearning RL") → 0
+	IdxPeople       Index = 21 // NameKey of a name → each person (author node) carrying it
+	IdxBlockDirty   Index = 22 // NameKey of a name → 0: names whose papers changed since their people were clustered
+	IdxProfileDirty Index = 23 // author id (hex) → author whose profile (co-author list) is to be rebuilt
+	ValProfile      Index = 24 // values: author id (hex) → its profile (profile.go)
+	ValCorrections  Index = 25 // values: NameKey of a name → its manual corrections, JSON
+	ValAuthorInfo   Index = 26 // values: paper id (hex) + " " + NameKey of an author's name → AuthorInfo JSON (ORCID, affiliation, e-mail)
 )

@@ -24,8 +24,9 @@ const (
 // so a query touching the same node many times loads it once. It is not safe
 // for concurrent use; graphql-go runs resolvers on one goroutine.
 type View struct {
-	r     Reader
-	nodes map[NodeID]*Node
+	r        Reader
+	nodes    map[NodeID]*Node
+	profiles map[NodeID]*profile
 }
 
 // View opens a snapshot. Close it when the request ends.
@@ -432,68 +433,21 @@ type Coauthor struct {
 }
 
 // CoAuthors returns the co-authors of a, by number of shared papers, then
-// name.
+// name: read from a's profile (one value), so a hot read costs the
+// co-authors' names only.
 func (v *View) CoAuthors(a NodeID, first int) ([]Coauthor, error) {
-	weights := map[NodeID]int{}
-	if err := v.r.Pairs(CoAuthor, a, func(b NodeID, n int64) bool {
-		weights[b] += int(n)
-		return true
-	}); err != nil {
-		return nil, err
-	}
-	// large collaborations are not in the pair counters: count them here
-	var big []NodeID
-	if err := v.r.Terms(IdxBigPaperOf, authorTerm(a), func(_ string, p NodeID) bool {
-		big = append(big, p)
-		return true
-	}); err != nil {
-		return nil, err
-	}
-	for _, p := range big {
-		if err := v.r.Edges(p, Authored, In, func(b NodeID, _ float64) bool {
-			if b != a {
-				weights[b]++
-			}
-			return true
-		}); err != nil {
-			return nil, err
-		}
-	}
-	// Names are needed only to order the co-authors that make the cut: load
-	// those whose weight reaches the first-th largest (ties included).
-	cut := 0
-	if len(weights) > first {
-		ws := make([]int, 0, len(weights))
-		for _, n := range weights {
-			ws = append(ws, n)
-		}
-		slices.Sort(ws)
-		cut = ws[len(ws)-max(first, 1)]
-	}
-	out := make([]Coauthor, 0, min(len(weights), first+16))
-	for b, n := range weights {
-		if n < cut {
-			continue
-		}
-		node, err := v.Node(b)
-		if ErrorCode(err) == NotFound {
-			continue
-		}
+	if first > MaxFirst { // beyond what a profile keeps (not through GraphQL)
+		weights, err := coauthorWeights(v.r, a)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Coauthor{node, n})
+		return topCoauthors(weights, first, v.Node)
 	}
-	slices.SortFunc(out, func(x, y Coauthor) int {
-		if c := cmp.Compare(y.Weight, x.Weight); c != 0 {
-			return c
-		}
-		return strings.Compare(x.Author.Label, y.Author.Label)
-	})
-	if len(out) > first {
-		out = out[:first]
+	p, err := v.profile(a)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return p.coauthors[:min(first, len(p.coauthors))], nil
 }
 
 // SharedPapers returns the papers both authors wrote, newest first. It walks

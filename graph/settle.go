@@ -13,7 +13,8 @@ import (
 // memory (a few tens of bytes each).
 const settleMaxUses = 500_000
 
-// SettleConcepts links concepts made since the last settle to the papers
+// SettleConcepts settles what ingest left to its end: it links concepts
+// made since the last settle to the papers
 // that used them before they existed: a term becomes a concept when its
 // second paper votes for it, and the papers read before that mention it
 // too. Their uses were recorded when they were ingested (recordUses): the
@@ -26,6 +27,9 @@ const settleMaxUses = 500_000
 // mentions once with every concept it gains: an early paper gains many,
 // and linking them one concept at a time rewrote its mentions and
 // co-occurrence pairs again and again.
+//
+// Then it clusters the people of the names whose papers changed
+// (SettlePeople).
 func (s *Service) SettleConcepts(ctx context.Context) error {
 	s.settling.Lock()
 	defer s.settling.Unlock()
@@ -74,7 +78,10 @@ func (s *Service) settle(ctx context.Context) error {
 			return err
 		}
 	}
-	return s.settleCoOccurrence(ctx)
+	if err := s.settleCoOccurrence(ctx); err != nil {
+		return err
+	}
+	return s.settlePeople(ctx)
 }
 
 // rescanChunk is how many papers one snapshot of a rescan reads.

@@ -1,0 +1,857 @@
+package graph
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// People in the store. Every author node is a person: a cluster of the
+// papers of one name (its block, keyed by NameKey). Ingest puts a paper
+// with the name's most prolific person and marks the name (IdxBlockDirty);
+// SettlePeople, at the end of every ingest, clusters each marked name
+// again from all its papers (ClusterPeople) and moves the papers whose
+// person changed, with their co-author pairs, list entries and counters, in
+// the transaction that clears the mark. The partition is a function of
+// the name's papers, so it does not depend on the order they came in.
+
+// paperIdentity is a paper's order-independent identity: what makes it
+// itself whatever id it was given (corrections and clustering use it).
+func paperIdentity(n *Node) string {
+	switch {
+	case n.ArXivID != "":
+		return "arxiv:" + n.ArXivID
+	case n.DOI != "":
+		return "doi:" + n.DOI
+	}
+	return "title:" + TitleKey(n.Label) + " " + strconv.Itoa(n.Year)
+}
+
+// markBlock marks a name for clustering at the next settle.
+func (w *writer) markBlock(block string) error { return w.tx.PutTerm(IdxBlockDirty, block, 0) }
+
+// markProfile drops a person's profile, to be rebuilt at the next settle;
+// until then queries compute it from the pair counters.
+func (w *writer) markProfile(a NodeID) error {
+	if err := w.tx.DeleteValue(ValProfile, authorTerm(a)); err != nil {
+		return err
+	}
+	return w.tx.PutTerm(IdxProfileDirty, authorTerm(a), a)
+}
+
+// markPaperPeople marks what a change to a paper (an author, an abstract,
+// a subject, a year) changes for its authors: their profiles, rebuilt at
+// the next settle (one mark on the paper: a paper of 3,303 authors would
+// otherwise make 6,606 writes), and the clustering of their names, whose
+// evidence the paper is. Authors created in this transaction have neither
+// a profile nor other papers yet.
+func (w *writer) markPaperPeople(paper NodeID, authors []NodeID) error {
+	for _, a := range authors {
+		if w.fresh[a] {
+			continue
+		}
+		if err := w.tx.DeleteValue(ValProfile, authorTerm(a)); err != nil {
+			return err
+		}
+		n, err := w.tx.Node(a)
+		if err != nil {
+			return err
+		}
+		if err := w.markBlock(NameKey(n.Label)); err != nil {
+			return err
+		}
+	}
+	return w.tx.PutTerm(IdxProfileDirty, authorTerm(paper), paper)
+}
+
+// people returns the persons who carry a name, in id order.
+func people(r Reader, block string) ([]NodeID, error) {
+	var out []NodeID
+	err := r.Terms(IdxPeople, block, func(term string, id NodeID) bool {
+		if term == block {
+			out = append(out, id)
+		}
+		return true
+	})
+	return out, err
+}
+
+// SettlePeople clusters again the names whose papers changed, then
+// rebuilds the profiles of the persons whose co-authors changed. Ingest
+// calls it at the end; it is safe to run at any time, and what an
+// interrupted run left is done by the next.
+func (s *Service) SettlePeople(ctx context.Context) error {
+	s.settling.Lock()
+	defer s.settling.Unlock()
+	return s.settlePeople(ctx)
+}
+
+func (s *Service) settlePeople(ctx context.Context) error {
+	var blocks []string
+	var dirty []NodeID
+	if err := s.read(ctx, func(r Reader) error {
+		if err := r.Terms(IdxBlockDirty, "", func(term string, _ NodeID) bool {
+			blocks = append(blocks, term)
+			return true
+		}); err != nil {
+			return err
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := s.reclusterBlocks(ctx, blocks); err != nil {
+		return err
+	}
+	// marks on persons, and on papers for all their authors
+	var papers []NodeID
+	if err := s.read(ctx, func(r Reader) error {
+		seen := map[NodeID]bool{}
+		var ierr error
+		err := r.Terms(IdxProfileDirty, "", func(_ string, id NodeID) bool {
+			if id.Kind() != KindPaper {
+				if !seen[id] {
+					seen[id] = true
+					dirty = append(dirty, id)
+				}
+				return true
+			}
+			papers = append(papers, id)
+			ierr = r.Edges(id, Authored, In, func(a NodeID, _ float64) bool {
+				if !seen[a] {
+					seen[a] = true
+					dirty = append(dirty, a)
+				}
+				return true
+			})
+			return ierr == nil
+		})
+		if err == nil {
+			err = ierr
+		}
+		return err
+	}); err != nil {
+		return err
+	}
+	slices.Sort(dirty)
+	if err := s.storeProfiles(ctx, dirty); err != nil {
+		return err
+	}
+	if len(papers) == 0 {
+		return nil
+	}
+	// the papers' marks go once their authors' profiles are stored (a
+	// settle stopped before leaves them, and the next rebuilds again)
+	return s.eachBatch(ctx, len(papers), func(w *writer, i int) error {
+		return w.tx.DeleteTerm(IdxProfileDirty, authorTerm(papers[i]), papers[i])
+	})
+}
+
+// read runs fn on a snapshot.
+func (s *Service) read(ctx context.Context, fn func(Reader) error) error {
+	r, err := s.store.Read(ctx)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return fn(r)
+}
+
+// peopleCache holds, for one settle, what clustering reads again and
+// again: the folded names of authors (a paper's co-authors are read for
+// each of its names), subject codes and papers' words. Names and codes
+// never change; a paper's words change only with its text, which a settle
+// does not touch.
+type peopleCache struct {
+	fold     map[NodeID]string
+	codes    map[NodeID]string
+	words    map[NodeID][]string
+	withInfo bool // the store holds author info (ValAuthorInfo) at all
+}
+
+// maxCachedWords bounds the papers whose words a settle keeps.
+const maxCachedWords = 50_000
+
+func (c *peopleCache) label(r Reader, a NodeID, m map[NodeID]string, f func(string) string) (string, error) {
+	if s, ok := m[a]; ok {
+		return s, nil
+	}
+	n, err := r.Node(a)
+	if err != nil {
+		return "", err
+	}
+	s := f(n.Label)
+	m[a] = s
+	return s, nil
+}
+
+// personUse is one paper of a name, and the person it is with.
+type personUse struct {
+	paper  Node
+	person NodeID
+	pos    float64 // author position (the Authored edge's weight)
+	ident  string  // paperIdentity
+}
+
+// reclusterRound is how many names one round of a settle plans (reading a
+// snapshot, on every core) before it applies their changes.
+const reclusterRound = 4096
+
+// reclusterBlocks clusters the people of the given names again: each
+// round plans the names on snapshots, one goroutine per core (each name's
+// partition depends on its papers alone, and names are independent), then
+// applies the changed ones and clears the marks in write transactions.
+func (s *Service) reclusterBlocks(ctx context.Context, blocks []string) error {
+	if len(blocks) == 0 {
+		return nil
+	}
+	withInfo := false
+	if err := s.read(ctx, func(r Reader) error {
+		n, err := r.Counter(cntAuthorInfo)
+		withInfo = n > 0
+		return err
+	}); err != nil {
+		return err
+	}
+	workers := runtime.GOMAXPROCS(0)
+	caches := make([]*peopleCache, workers)
+	for i := range caches {
+		caches[i] = &peopleCache{fold: map[NodeID]string{}, codes: map[NodeID]string{}, words: map[NodeID][]string{}, withInfo: withInfo}
+	}
+	for start := 0; start < len(blocks); start += reclusterRound {
+		round := blocks[start:min(start+reclusterRound, len(blocks))]
+		plans := make([]*blockPlan, len(round))
+		if err := s.readParallel(ctx, len(round), func(r Reader, k, i int) error {
+			p, err := planBlock(r, caches[k], round[i])
+			if err != nil {
+				return fmt.Errorf("cluster %q: %w", round[i], err)
+			}
+			plans[i] = p
+			return nil
+		}); err != nil {
+			return err
+		}
+		if err := s.eachBatch(ctx, len(round), func(w *writer, i int) error {
+			if err := w.tx.DeleteTerm(IdxBlockDirty, round[i], 0); err != nil {
+				return err
+			}
+			if p := plans[i]; p != nil {
+				return w.reconcile(p.block, p.persons, p.uses, p.part)
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readParallel runs fn for 0..n-1 on snapshots, one goroutine per core
+// (k is the goroutine's number), and returns the first error.
+func (s *Service) readParallel(ctx context.Context, n int, fn func(r Reader, k, i int) error) error {
+	workers := runtime.GOMAXPROCS(0)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[k] = s.read(ctx, func(r Reader) error {
+				for i := k; i < n; i += workers {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					if err := fn(r, k, i); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// blockPlan is a name's new partition, when it differs from the stored
+// people.
+type blockPlan struct {
+	block   string
+	persons []NodeID
+	uses    []personUse
+	part    []int
+}
+
+// planBlock clusters the papers of one name again and returns what must
+// change (nil: nothing).
+func planBlock(r Reader, c *peopleCache, block string) (*blockPlan, error) {
+	persons, err := people(r, block)
+	if err != nil || len(persons) == 0 {
+		return nil, err
+	}
+	var uses []personUse
+	for _, a := range persons {
+		var papers []NodeID
+		var pos []float64
+		if err := r.Edges(a, Authored, Out, func(p NodeID, w float64) bool {
+			papers, pos = append(papers, p), append(pos, w)
+			return true
+		}); err != nil {
+			return nil, err
+		}
+		for i, p := range papers {
+			n, err := r.Node(p)
+			if err != nil {
+				return nil, fmt.Errorf("paper %s of %s: %w", p, a, err)
+			}
+			uses = append(uses, personUse{paper: n, person: a, pos: pos[i], ident: paperIdentity(&n)})
+		}
+	}
+	if len(uses) < 2 && len(persons) == 1 {
+		return nil, nil
+	}
+	slices.SortFunc(uses, func(a, b personUse) int {
+		return cmp.Or(cmp.Compare(a.ident, b.ident), cmp.Compare(a.paper.ID, b.paper.ID))
+	})
+	ev := make([]Evidence, len(uses))
+	for i := range uses {
+		if ev[i], err = c.evidence(r, &uses[i], block); err != nil {
+			return nil, err
+		}
+	}
+	cons, err := corrections(r, block)
+	if err != nil {
+		return nil, err
+	}
+	var fillErr error
+	part := ClusterPeople(block, ev, DefaultPriors(), constraintsOf(cons), func(ev []Evidence) {
+		for i := range ev {
+			if fillErr == nil {
+				fillErr = c.fillEvidence(r, &ev[i], &uses[i])
+			}
+		}
+	})
+	if fillErr != nil {
+		return nil, fillErr
+	}
+	// unchanged: each cluster is exactly one stored person's papers
+	holder := map[int]NodeID{}
+	held := map[NodeID]int{}
+	same := true
+	for i, u := range uses {
+		if h, ok := holder[part[i]]; ok && h != u.person {
+			same = false
+			break
+		}
+		if c, ok := held[u.person]; ok && c != part[i] {
+			same = false
+			break
+		}
+		holder[part[i]], held[u.person] = u.person, part[i]
+	}
+	if same && len(held) == len(persons) {
+		return nil, nil
+	}
+	return &blockPlan{block: block, persons: persons, uses: uses, part: part}, nil
+}
+
+// evidence reads what a paper says about its author of a name: the
+// co-authors, and the author's ORCID iD and affiliation when a source gave
+// them. Words and subjects are read by fillEvidence, when needed.
+func (c *peopleCache) evidence(r Reader, u *personUse, block string) (Evidence, error) {
+	e := Evidence{Paper: u.ident, Year: u.paper.Year}
+	var others []NodeID
+	if err := r.Edges(u.paper.ID, Authored, In, func(a NodeID, _ float64) bool {
+		if a != u.person {
+			others = append(others, a)
+		}
+		return true
+	}); err != nil {
+		return e, err
+	}
+	for _, a := range others {
+		k, err := c.label(r, a, c.fold, FoldKey)
+		if err != nil {
+			return e, fmt.Errorf("author %s of paper %s: %w", a, u.paper.ID, err)
+		}
+		if k != FoldKey(block) {
+			e.Coauthors = append(e.Coauthors, k)
+		}
+	}
+	slices.Sort(e.Coauthors)
+	e.Coauthors = slices.Compact(e.Coauthors)
+	if c.withInfo {
+		info, err := authorInfo(r, u.paper.ID, block)
+		if err != nil {
+			return e, err
+		}
+		e.ORCID, e.Affils = info.ORCID, affilWords(info.Affiliation, info.Email)
+	}
+	return e, nil
+}
+
+// fillEvidence reads a paper's words and subjects.
+func (c *peopleCache) fillEvidence(r Reader, e *Evidence, u *personUse) error {
+	if ws, ok := c.words[u.paper.ID]; ok {
+		e.Words = ws
+	} else {
+		abs, err := r.Abstracts(u.paper.ID)
+		if err != nil {
+			return err
+		}
+		e.Words = evidenceWords(u.paper.Label, abs)
+		if len(c.words) >= maxCachedWords {
+			clear(c.words)
+		}
+		c.words[u.paper.ID] = e.Words
+	}
+	type sub struct {
+		code string
+		pos  float64
+	}
+	var subs []sub
+	var ids []NodeID
+	var pos []float64
+	if err := r.Edges(u.paper.ID, InSubject, Out, func(s NodeID, p float64) bool {
+		ids, pos = append(ids, s), append(pos, p)
+		return true
+	}); err != nil {
+		return err
+	}
+	for i, s := range ids {
+		code, err := c.label(r, s, c.codes, func(l string) string { return l })
+		if err != nil {
+			return err
+		}
+		subs = append(subs, sub{code, pos[i]})
+	}
+	slices.SortFunc(subs, func(a, b sub) int { return cmp.Or(cmp.Compare(a.pos, b.pos), cmp.Compare(a.code, b.code)) })
+	for _, s := range subs {
+		e.Subjects = append(e.Subjects, s.code)
+	}
+	return nil
+}
+
+// reconcile makes the stored people of a name the clusters of part: each
+// cluster keeps the id of the person that held most of its papers (so the
+// person who keeps most of their papers keeps their id), the others get
+// new ids, papers move, and persons left with none are deleted.
+func (w *writer) reconcile(block string, persons []NodeID, uses []personUse, part []int) error {
+	tx := w.tx
+	nc := 0
+	for _, c := range part {
+		nc = max(nc, c+1)
+	}
+	overlap := map[[2]int64]int{} // (cluster, person) → papers
+	for i, u := range uses {
+		overlap[[2]int64{int64(part[i]), int64(u.person)}]++
+	}
+	type cand struct {
+		cluster int
+		person  NodeID
+		n       int
+	}
+	var cands []cand
+	for k, n := range overlap {
+		cands = append(cands, cand{int(k[0]), NodeID(k[1]), n})
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.person, b.person), cmp.Compare(a.cluster, b.cluster))
+	})
+	owner := make([]NodeID, nc)
+	taken := map[NodeID]bool{}
+	for _, c := range cands {
+		if owner[c.cluster] == 0 && !taken[c.person] {
+			owner[c.cluster], taken[c.person] = c.person, true
+		}
+	}
+	changed := false
+	for c := range owner {
+		if owner[c] != 0 {
+			continue
+		}
+		// a new person, named as the person most of its papers came from
+		var from NodeID
+		for _, k := range cands {
+			if k.cluster == c {
+				from = k.person
+				break
+			}
+		}
+		src, err := tx.Node(from)
+		if err != nil {
+			return err
+		}
+		id, err := tx.NewID(KindAuthor)
+		if err != nil {
+			return err
+		}
+		if err := tx.PutNode(Node{ID: id, Label: src.Label, Aliases: src.Aliases}); err != nil {
+			return err
+		}
+		if err := tx.PutTerm(IdxPeople, block, id); err != nil {
+			return err
+		}
+		if err := w.searchTerms(id, src.Label); err != nil {
+			return err
+		}
+		w.count(cntAuthors, 1)
+		w.res.AuthorsAdded++
+		owner[c], changed = id, true
+	}
+	size := map[NodeID]int{}
+	for i := range uses {
+		to := owner[part[i]]
+		size[to]++
+		if to != uses[i].person {
+			if err := w.moveAuthorship(&uses[i].paper, uses[i].person, to, uses[i].pos); err != nil {
+				return err
+			}
+		}
+	}
+	for _, a := range persons {
+		if !taken[a] {
+			if err := w.deletePerson(a, block); err != nil {
+				return err
+			}
+			changed = true
+		}
+	}
+	// lookups by name find the person with most papers
+	primary := owner[0]
+	for _, a := range owner {
+		if size[a] > size[primary] || size[a] == size[primary] && a < primary {
+			primary = a
+		}
+	}
+	if err := w.pointName(block, primary, owner); err != nil {
+		return err
+	}
+	if changed { // homonym counts and disambiguation lines change
+		for _, a := range owner {
+			if err := w.markProfile(a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// pointName makes a name's lookups (its spellings' NameKey and FoldKey)
+// find its primary person; a FoldKey held by another name is left alone.
+func (w *writer) pointName(block string, primary NodeID, persons []NodeID) error {
+	n, err := w.tx.Node(primary)
+	if err != nil {
+		return err
+	}
+	mine := map[NodeID]bool{}
+	for _, a := range persons {
+		mine[a] = true
+	}
+	for _, s := range append([]string{n.Label}, n.Aliases...) {
+		if isAbbreviated(s) {
+			continue
+		}
+		for _, k := range []struct {
+			ns  Index
+			key string
+		}{{IdxAuthorName, NameKey(s)}, {IdxAuthorFold, FoldKey(s)}} {
+			cur, err := w.tx.Lookup(k.ns, k.key)
+			if ErrorCode(err) == NotFound || err == nil && (mine[cur] || cur.Kind() == KindAuthor && !w.exists(cur)) {
+				if cur != primary {
+					if err := w.tx.PutLookup(k.ns, k.key, primary); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (w *writer) exists(id NodeID) bool {
+	_, err := w.tx.Node(id)
+	return err == nil
+}
+
+// moveAuthorship moves one paper from person from to person to, with its
+// list entry, degree counters and co-author pairs.
+func (w *writer) moveAuthorship(paper *Node, from, to NodeID, pos float64) error {
+	tx := w.tx
+	var others []NodeID
+	if err := tx.Edges(paper.ID, Authored, In, func(b NodeID, _ float64) bool {
+		others = append(others, b)
+		return true
+	}); err != nil {
+		return err
+	}
+	if slices.Contains(others, to) {
+		return nil // the paper already has that person (an initials name joined them): leave it
+	}
+	sortKey := PaperSortKey(paper)
+	if _, err := tx.DeleteEdge(from, Authored, paper.ID); err != nil {
+		return err
+	}
+	if err := tx.DeleteListEntry(from, Authored, sortKey); err != nil {
+		return err
+	}
+	w.count(degreeCounter(from, Authored), -1)
+	if _, err := tx.PutEdge(to, Authored, paper.ID, pos); err != nil {
+		return err
+	}
+	if err := tx.PutListEntry(to, Authored, sortKey); err != nil {
+		return err
+	}
+	w.count(degreeCounter(to, Authored), 1)
+	if len(others) <= BigPaperAuthors {
+		for _, b := range others {
+			if b == from {
+				continue
+			}
+			if err := w.pair(CoAuthor, from, b, -1); err != nil {
+				return err
+			}
+			if err := w.pair(CoAuthor, to, b, 1); err != nil {
+				return err
+			}
+		}
+	} else {
+		if err := tx.DeleteTerm(IdxBigPaperOf, authorTerm(from), paper.ID); err != nil {
+			return err
+		}
+		if err := tx.PutTerm(IdxBigPaperOf, authorTerm(to), paper.ID); err != nil {
+			return err
+		}
+	}
+	for _, b := range append(others, to) {
+		if err := w.markProfile(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deletePerson removes a person left with no papers.
+func (w *writer) deletePerson(a NodeID, block string) error {
+	tx := w.tx
+	n, err := tx.Node(a)
+	if err != nil {
+		return err
+	}
+	if err := tx.DeleteNode(a); err != nil {
+		return err
+	}
+	if err := tx.DeleteTerm(IdxPeople, block, a); err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, t := range Tokens(n.Label) {
+		if !seen[t] {
+			seen[t] = true
+			if err := tx.DeleteTerm(IdxSearch, t, a); err != nil {
+				return err
+			}
+		}
+	}
+	if err := tx.DeleteValue(ValProfile, authorTerm(a)); err != nil {
+		return err
+	}
+	if err := tx.DeleteTerm(IdxProfileDirty, authorTerm(a), a); err != nil {
+		return err
+	}
+	w.count(cntAuthors, -1)
+	return nil
+}
+
+// AuthorInfo is what a source says about one author of one paper beyond
+// the name (Atom and BibTeX sometimes carry it).
+type AuthorInfo struct {
+	ORCID       string `json:"orcid,omitempty"` // "0000-0002-1825-0097"
+	Affiliation string `json:"aff,omitempty"`
+	Email       string `json:"email,omitempty"`
+}
+
+func (i AuthorInfo) empty() bool { return i == AuthorInfo{} }
+
+func (i AuthorInfo) encode() []byte {
+	b, _ := json.Marshal(i)
+	return b
+}
+
+// clean normalises what a reader found: an ORCID iD without its resolver
+// and checked, the rest as plain text.
+func (i AuthorInfo) clean() AuthorInfo {
+	i.ORCID = ORCIDKey(i.ORCID)
+	i.Affiliation = truncate(CleanText(LatexToText(i.Affiliation)), 300)
+	i.Email = truncate(strings.TrimSpace(strings.ToLower(i.Email)), 200)
+	return i
+}
+
+// ORCIDKey returns an ORCID iD as its 16 characters in groups of four
+// ("0000-0002-1825-0097"), with any https://orcid.org/ prefix dropped, or
+// "" when it is not one (its ISO 7064 11,2 check digit is checked).
+func ORCIDKey(s string) string {
+	s = strings.TrimSpace(s)
+	for _, p := range []string{"https://orcid.org/", "http://orcid.org/", "orcid.org/"} {
+		if len(s) > len(p) && strings.EqualFold(s[:len(p)], p) {
+			s = s[len(p):]
+		}
+	}
+	var d []byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			d = append(d, c)
+		case c == 'X' || c == 'x':
+			d = append(d, 'X')
+		case c == '-' || c == ' ':
+		default:
+			return ""
+		}
+	}
+	if len(d) != 16 || slices.Contains(d[:15], 'X') {
+		return ""
+	}
+	total := 0
+	for _, c := range d[:15] {
+		total = (total + int(c-'0')) * 2
+	}
+	check := (12 - total%11) % 11
+	want := byte('0' + check)
+	if check == 10 {
+		want = 'X'
+	}
+	if d[15] != want {
+		return ""
+	}
+	return string(d[0:4]) + "-" + string(d[4:8]) + "-" + string(d[8:12]) + "-" + string(d[12:16])
+}
+
+// authorInfoKey keys the info of a name on a paper (by the name, so the
+// info stays with the use whichever person holds it).
+func authorInfoKey(paper NodeID, block string) string { return authorTerm(paper) + " " + block }
+
+func authorInfo(r Reader, paper NodeID, block string) (AuthorInfo, error) {
+	var i AuthorInfo
+	v, err := r.Value(ValAuthorInfo, authorInfoKey(paper, block))
+	if ErrorCode(err) == NotFound {
+		return i, nil
+	}
+	if err != nil {
+		return i, err
+	}
+	if err := json.Unmarshal(v, &i); err != nil {
+		return i, fmt.Errorf("author info of %s: %w", paper, err)
+	}
+	return i, nil
+}
+
+// affilWords are the words of an affiliation and the domain of an e-mail
+// address, as evidence.
+func affilWords(aff, email string) []string {
+	var out []string
+	if aff != "" {
+		out = evidenceWords(aff, nil)
+	}
+	if _, dom, ok := cutLast(email, "@"); ok && dom != "" {
+		out = append(out, "@"+FoldKey(dom))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func cutLast(s, sep string) (string, string, bool) {
+	for i := len(s) - len(sep); i >= 0; i-- {
+		if s[i:i+len(sep)] == sep {
+			return s[:i], s[i+len(sep):], true
+		}
+	}
+	return s, "", false
+}
+
+// Correction is a manual correction of a name's people, kept so that
+// every later clustering of the name respects it.
+type Correction struct {
+	Op     string   `json:"op"`               // "split" or "merge"
+	Papers []string `json:"papers"`           // split: the papers made a person of their own; merge: every paper of the merged people
+	Rest   []string `json:"rest,omitempty"`   // split: the papers they were parted from
+	By     string   `json:"by,omitempty"`     // who asked (the request's note), for the record
+	At     string   `json:"at,omitempty"`     // when, RFC 3339
+	Before []string `json:"before,omitempty"` // person ids before the correction, for the record
+}
+
+func corrections(r Reader, block string) ([]Correction, error) {
+	v, err := r.Value(ValCorrections, block)
+	if ErrorCode(err) == NotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var cs []Correction
+	if err := json.Unmarshal(v, &cs); err != nil {
+		return nil, fmt.Errorf("corrections of %q: %w", block, err)
+	}
+	return cs, nil
+}
+
+// constraintsOf turns corrections into clustering constraints; a later
+// correction overrides what an earlier one said about the same papers.
+func constraintsOf(cs []Correction) []Constraint {
+	var out []Constraint
+	for _, c := range cs {
+		switch c.Op {
+		case "merge":
+			in := map[string]bool{}
+			for _, p := range c.Papers {
+				in[p] = true
+			}
+			for i := range out { // earlier splits no longer part these papers
+				if !out[i].Same && hasAny(out[i].A, in) && hasAny(out[i].B, in) {
+					out[i].B = slices.DeleteFunc(slices.Clone(out[i].B), func(p string) bool { return in[p] })
+				}
+			}
+			out = append(out, Constraint{A: c.Papers, Same: true})
+		case "split":
+			in := map[string]bool{}
+			for _, p := range c.Papers {
+				in[p] = true
+			}
+			rest := map[string]bool{}
+			for _, p := range c.Rest {
+				rest[p] = true
+			}
+			var kept []Constraint
+			for _, o := range out { // earlier merges no longer join them
+				if o.Same && hasAny(o.A, in) && hasAny(o.A, rest) {
+					a := slices.DeleteFunc(slices.Clone(o.A), func(p string) bool { return !in[p] })
+					b := slices.DeleteFunc(slices.Clone(o.A), func(p string) bool { return in[p] })
+					kept = append(kept, Constraint{A: a, Same: true}, Constraint{A: b, Same: true})
+					continue
+				}
+				kept = append(kept, o)
+			}
+			out = append(kept, Constraint{A: c.Papers, Same: true}, Constraint{A: c.Papers, B: c.Rest})
+		}
+	}
+	return out
+}
+
+func hasAny(ps []string, in map[string]bool) bool {
+	return slices.ContainsFunc(ps, func(p string) bool { return in[p] })
+}

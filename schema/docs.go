@@ -18,7 +18,9 @@ var docs = map[string]string{
 	"Query":    "Reads. Every list is ordered, and its first argument has a default and a maximum; above the maximum the field is an INVALID error, never a shorter list.",
 	"Mutation": "Writes. They need the header Authorization: Bearer <write token> (kg serve --write-token); without a token configured, or with --read-only, they answer WRITES_DISABLED.",
 
-	"Query.author(name)":        "A name as written; case, spacing and diacritics are ignored.",
+	"Query.author(name)":        "A name as written; case, spacing and diacritics are ignored. Of several people who carry it, the one with most papers (Query.authors lists them all).",
+	"Query.authors(name)":       "A name as written; case, spacing and diacritics are ignored.",
+	"Query.authors(first)":      "How many, most papers first: default 10, at most 100.",
 	"Query.paper(id)":           "A paper id (\"paper:17\"). Give id or title.",
 	"Query.paper(title)":        "A title in any spelling (case, punctuation, LaTeX), or the short name before its colon (\"GD2PO\").",
 	"Query.subject(code)":       "An arXiv category code, e.g. cs.LG.",
@@ -31,10 +33,15 @@ var docs = map[string]string{
 	"Query.neighborhood(kinds)": "Only nodes of these kinds (the start node is always included); default every kind.",
 	"Query.neighborhood(first)": "At most this many nodes: default 50, at most 500.",
 
-	"Mutation.ingest(text)": "The documents: a profile page, an arXiv-subjects listing, arXiv JSON lines, an arXiv Atom feed or BibTeX; at most 32 MiB.",
+	"Mutation.splitAuthor(author)":   "The person to split (an author id).",
+	"Mutation.splitAuthor(papers)":   "The papers (ids) to make a person of their own; at least one, not all of the person's.",
+	"Mutation.splitAuthor(note)":     "Who asks, or why; kept with the correction (at most 200 bytes).",
+	"Mutation.mergeAuthors(authors)": "Two or more author ids of people who carry the same name.",
+	"Mutation.mergeAuthors(note)":    "Who asks, or why; kept with the correction (at most 200 bytes).",
+	"Mutation.ingest(text)":          "The documents: a profile page, an arXiv-subjects listing, arXiv JSON lines, an arXiv Atom feed or BibTeX; at most 32 MiB.",
 
 	"Kind.PAPER":        "A publication.",
-	"Kind.AUTHOR":       "A person who wrote papers (one node per normalised name).",
+	"Kind.AUTHOR":       "A person who wrote papers. People who share a name are told apart by their co-authors, subjects and words (Author.homonyms).",
 	"Kind.SUBJECT":      "An arXiv subject category (cs.LG).",
 	"Kind.CONCEPT":      "An idea of the corpus vocabulary (\"reinforcement learning\").",
 	"Kind.REPOSITORY":   "A code repository linked from an abstract.",
@@ -47,7 +54,9 @@ var docs = map[string]string{
 		"A paper lists every concept it mentions; the first are its key terms.",
 	"Paper.related(first)": "How many, best first: default 10, at most 100.",
 
-	"Author":                  "A person, by normalised name. Different spellings of one name are one author (aliases).",
+	"Author":                  "A person: the papers of one name clustered by co-authors, subjects, words, and ORCID iDs and affiliations where sources give them. Different spellings of one name are one name (aliases).",
+	"Author.homonyms":         "How many other people carry the same name.",
+	"Author.disambiguation":   "For people who share a name, what tells this one apart: main subjects, top co-authors, years and papers (\"cs.CV, cs.LG; with Wei Zhang, Jun Li; 2025–2026; 12 papers\"); null when nobody shares the name.",
 	"Author.coauthors(first)": "How many, most shared papers first: default 10, at most 100.",
 	"Author.concepts(first)":  "How many, best first: default 10, at most 100.",
 

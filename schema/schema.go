@@ -47,6 +47,10 @@ func viewOf(p graphql.ResolveParams) (*graph.View, error) {
 	if s == nil {
 		return nil, errors.New("schema: no request state")
 	}
+	return viewOfState(s)
+}
+
+func viewOfState(s *reqState) (*graph.View, error) {
 	if err := s.ctx.Err(); err != nil {
 		return nil, gqlErr(graph.Errorf(graph.Internal, "request cancelled: %w", err))
 	}

@@ -32,8 +32,18 @@ func build() (graphql.Schema, error) {
 		Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).ID.String(), nil }}
 	kindField := &graphql.Field{Type: graphql.NewNonNull(kindEnum), Description: "What the node is.",
 		Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).Kind(), nil }}
-	labelField := &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "What a person reads: title, name, code or URL.",
-		Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).Label, nil }}
+	labelField := &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "What a person reads: title, name, code or URL; for people who share a name, the name with what tells them apart (\"Yang Liu (cs.CV; with Wei Zhang)\").",
+		Resolve: safe(func(p graphql.ResolveParams) (any, error) {
+			n := node(p)
+			if n.Kind() != graph.KindAuthor {
+				return n.Label, nil
+			}
+			v, err := viewOf(p)
+			if err != nil {
+				return nil, err
+			}
+			return v.PersonLabel(n)
+		})}
 	labelAs := func(desc string) *graphql.Field {
 		return &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: desc,
 			Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).Label, nil }}
@@ -192,6 +202,23 @@ func build() (graphql.Schema, error) {
 							out[i] = coauthorVal{n.ID, c}
 						}
 						return out, err
+					})},
+				"homonyms": {Type: graphql.NewNonNull(graphql.Int),
+					Resolve: safe(func(p graphql.ResolveParams) (any, error) {
+						v, err := viewOf(p)
+						if err != nil {
+							return nil, err
+						}
+						return v.Homonyms(node(p).ID)
+					})},
+				"disambiguation": {Type: graphql.String,
+					Resolve: safe(func(p graphql.ResolveParams) (any, error) {
+						v, err := viewOf(p)
+						if err != nil {
+							return nil, err
+						}
+						d, err := v.Disambiguation(node(p).ID)
+						return nilIfEmpty(d), err
 					})},
 				"concepts": {Type: nnList(weightedT), Args: firstArgs(graph.DefaultFirst),
 					Description: "Concepts of the author's papers, weighted by summed scores.",
@@ -375,6 +402,19 @@ func build() (graphql.Schema, error) {
 				name, _ := strArg(p, "name")
 				return nullIfMissing(v.AuthorByName(name))
 			})},
+		"authors": {Type: nnList(authorT), Description: "Every person who carries a name, most papers first.",
+			Args: graphql.FieldConfigArgument{
+				"name":  {Type: graphql.NewNonNull(graphql.String)},
+				"first": {Type: graphql.Int, DefaultValue: graph.DefaultFirst},
+			},
+			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
+				first, err := firstArg(p, graph.DefaultFirst, graph.MaxFirst)
+				if err != nil {
+					return nil, err
+				}
+				name, _ := strArg(p, "name")
+				return v.AuthorsByName(name, first)
+			})},
 		"paper": {Type: paperT, Description: "A paper by id, or by title in any spelling (or its short name before \":\"). Null when unknown.",
 			Args: graphql.FieldConfigArgument{"id": {Type: graphql.ID}, "title": {Type: graphql.String}},
 			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
@@ -488,18 +528,68 @@ func build() (graphql.Schema, error) {
 				"text": {Type: graphql.NewNonNull(graphql.String)},
 			},
 			Resolve: safe(func(p graphql.ResolveParams) (any, error) {
-				s := state(p.Context)
-				switch {
-				case s == nil:
-					return nil, errors.New("schema: no request state")
-				case s.writes != "":
-					return nil, &Error{Code: "WRITES_DISABLED", Msg: s.writes}
-				case !s.writer:
-					return nil, &Error{Code: "UNAUTHENTICATED", Msg: "ingest needs the header Authorization: Bearer <write token>"}
+				s, err := writer(p, "ingest")
+				if err != nil {
+					return nil, err
 				}
 				name, _ := strArg(p, "name")
 				text, _ := strArg(p, "text")
 				return ingestText(s.ctx, s, name, text)
+			})},
+		"splitAuthor": {Type: nnList(authorT),
+			Description: "Makes some papers of a person a person of their own, and keeps it so through re-ingest and reclustering (kg authors --corrections lists it). Returns the new person, then the one keeping the rest.",
+			Args: graphql.FieldConfigArgument{
+				"author": {Type: graphql.NewNonNull(graphql.ID)},
+				"papers": {Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(graphql.ID)))},
+				"note":   {Type: graphql.String},
+			},
+			Resolve: safe(func(p graphql.ResolveParams) (any, error) {
+				s, err := writer(p, "splitAuthor")
+				if err != nil {
+					return nil, err
+				}
+				a, err := idArg(p, "author")
+				if err != nil {
+					return nil, err
+				}
+				papers, err := idsArg(p, "papers")
+				if err != nil {
+					return nil, err
+				}
+				note, _ := strArg(p, "note")
+				ids, err := s.svc.SplitAuthor(s.ctx, a, papers, truncateNote(note))
+				if err != nil {
+					return nil, err
+				}
+				s.log.Info().Str("author", a.String()).Int("papers", len(papers)).Str("note", note).Msg("author split")
+				return freshNodes(s, ids)
+			})},
+		"mergeAuthors": {Type: graphql.NewNonNull(authorT),
+			Description: "Makes people who share a name one person, and keeps it so through re-ingest and reclustering (kg authors --corrections lists it).",
+			Args: graphql.FieldConfigArgument{
+				"authors": {Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(graphql.ID)))},
+				"note":    {Type: graphql.String},
+			},
+			Resolve: safe(func(p graphql.ResolveParams) (any, error) {
+				s, err := writer(p, "mergeAuthors")
+				if err != nil {
+					return nil, err
+				}
+				ids, err := idsArg(p, "authors")
+				if err != nil {
+					return nil, err
+				}
+				note, _ := strArg(p, "note")
+				id, err := s.svc.MergeAuthors(s.ctx, ids, truncateNote(note))
+				if err != nil {
+					return nil, err
+				}
+				s.log.Info().Int("authors", len(ids)).Str("into", id.String()).Str("note", note).Msg("authors merged")
+				ns, err := freshNodes(s, []graph.NodeID{id})
+				if err != nil {
+					return nil, err
+				}
+				return ns[0], nil
 			})},
 	}})
 	return graphql.NewSchema(graphql.SchemaConfig{
@@ -525,4 +615,74 @@ func nilIfEmpty(s string) any {
 		return nil
 	}
 	return s
+}
+
+// writer returns the request's state when it may write, or why not.
+func writer(p graphql.ResolveParams, what string) (*reqState, error) {
+	s := state(p.Context)
+	switch {
+	case s == nil:
+		return nil, errors.New("schema: no request state")
+	case s.writes != "":
+		return nil, &Error{Code: "WRITES_DISABLED", Msg: s.writes}
+	case !s.writer:
+		return nil, &Error{Code: "UNAUTHENTICATED", Msg: what + " needs the header Authorization: Bearer <write token>"}
+	}
+	return s, nil
+}
+
+func idArg(p graphql.ResolveParams, name string) (graph.NodeID, error) {
+	s, _ := strArg(p, name)
+	id, err := graph.ParseID(s)
+	if err != nil {
+		return 0, graph.Errorf(graph.Invalid, "%s: %v", name, err)
+	}
+	return id, nil
+}
+
+// maxIDs bounds the ids one mutation takes.
+const maxIDs = 1000
+
+func idsArg(p graphql.ResolveParams, name string) ([]graph.NodeID, error) {
+	raw, _ := p.Args[name].([]any)
+	if len(raw) > maxIDs {
+		return nil, graph.Errorf(graph.Invalid, "%s: %d ids; at most %d", name, len(raw), maxIDs)
+	}
+	out := make([]graph.NodeID, 0, len(raw))
+	for i, r := range raw {
+		s, _ := r.(string)
+		id, err := graph.ParseID(s)
+		if err != nil {
+			return nil, graph.Errorf(graph.Invalid, "%s[%d]: %v", name, i, err)
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
+func truncateNote(s string) string {
+	if len(s) > 200 {
+		return s[:200]
+	}
+	return s
+}
+
+// freshNodes loads nodes from a snapshot opened after a write (the
+// request's view, if any, predates it).
+func freshNodes(s *reqState, ids []graph.NodeID) ([]*graph.Node, error) {
+	if s.view != nil {
+		s.view.Close()
+		s.view = nil
+	}
+	v, err := viewOfState(s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*graph.Node, len(ids))
+	for i, id := range ids {
+		if out[i], err = v.Node(id); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

@@ -29,6 +29,8 @@ Usage:
   kg stats  [--data DIR]                      print the graph's counts
   kg terms  [--top N] [--data DIR] [FILE]     key terms of JSON lines {"id", "text"}
   kg recompute [--data DIR]                   re-extract the concepts of every stored paper
+  kg authors [--data DIR] NAME | --corrections | --recluster
+                                              people who share a name; manual corrections
   kg backup  [--data DIR] FILE                write a backup of the store (Badger's stream)
   kg restore [--data DIR] FILE                load a backup into an empty data folder
   kg soak   [--addr HOST:PORT] [--variant V]  load-test a kg serve on this machine
@@ -65,6 +67,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdTerms(ctx, args[1:], stdout, stderr)
 	case "recompute":
 		err = cmdRecompute(ctx, args[1:], stdout, stderr)
+	case "authors":
+		err = cmdAuthors(ctx, args[1:], stdout, stderr)
 	case "backup":
 		err = cmdBackup(ctx, args[1:], stdout, stderr)
 	case "soak":

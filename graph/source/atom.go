@@ -22,6 +22,11 @@ type atomEntry struct {
 	Summary   string `xml:"http://www.w3.org/2005/Atom summary"`
 	Authors   []struct {
 		Name string `xml:"http://www.w3.org/2005/Atom name"`
+		// RFC 4287 person construct: an IRI (an ORCID iD's, when it is
+		// one) and an e-mail address; arXiv adds affiliations
+		URI          string   `xml:"http://www.w3.org/2005/Atom uri"`
+		Email        string   `xml:"http://www.w3.org/2005/Atom email"`
+		Affiliations []string `xml:"http://arxiv.org/schemas/atom affiliation"`
 	} `xml:"http://www.w3.org/2005/Atom author"`
 	Links []struct {
 		Href  string `xml:"href,attr"`
@@ -116,10 +121,25 @@ func atomDocument(name string, line int, e *atomEntry) (graph.Document, error) {
 	if rec.Title == "" {
 		return graph.Document{}, fmt.Errorf("%s:%d: entry %q has no title", name, line, id)
 	}
+	var info []graph.AuthorInfo
 	for _, a := range e.Authors {
 		if n := unwrap(a.Name); n != "" {
 			rec.Authors = append(rec.Authors, n)
+			var affs []string
+			for _, x := range a.Affiliations {
+				if x = unwrap(x); x != "" {
+					affs = append(affs, x)
+				}
+			}
+			i := graph.AuthorInfo{ORCID: graph.ORCIDKey(a.URI), Affiliation: strings.Join(affs, "; "), Email: strings.TrimSpace(a.Email)}
+			info = append(info, i)
+			if i != (graph.AuthorInfo{}) {
+				rec.AuthorInfo = info
+			}
 		}
+	}
+	if rec.AuthorInfo != nil {
+		rec.AuthorInfo = info
 	}
 	if len(rec.Authors) == 0 {
 		return graph.Document{}, fmt.Errorf("%s:%d: entry %q has no authors", name, line, id)

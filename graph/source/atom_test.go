@@ -47,7 +47,7 @@ func TestAtomErrorEntryAndBrokenXML(t *testing.T) {
 }
 
 func FuzzAtom(f *testing.F) {
-	for _, name := range []string{"query.xml", "error.xml"} {
+	for _, name := range []string{"query.xml", "error.xml", "orcid.xml"} {
 		b, err := os.ReadFile("../../testdata/atom/" + name)
 		if err != nil {
 			f.Fatal(err)
@@ -72,4 +72,30 @@ func FuzzAtom(f *testing.F) {
 			t.Fatalf("error without file name: %v", err)
 		}
 	})
+}
+
+// Atom person constructs carry an ORCID iD (uri), an e-mail and arXiv
+// affiliations: each author's are read beside the name.
+func TestAtomAuthorInfo(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/atom/orcid.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []graph.Record
+	if err := source.Read("orcid.xml", bytes.NewReader(data), func(d graph.Document) error {
+		recs = append(recs, d.Records...)
+		return nil
+	}, func(err error) { t.Error(err) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 3 {
+		t.Fatalf("%d records, want 3", len(recs))
+	}
+	want := graph.AuthorInfo{ORCID: "0000-0002-1825-0097", Email: "wei.wang@example.edu", Affiliation: "Department of Chemistry, Example University"}
+	if len(recs[0].AuthorInfo) != 2 || recs[0].AuthorInfo[0] != want || recs[0].AuthorInfo[1] != (graph.AuthorInfo{}) {
+		t.Errorf("first entry: %+v, want %+v for Wei Wang and nothing for Ann Lee", recs[0].AuthorInfo, want)
+	}
+	if recs[2].AuthorInfo[0].ORCID != "0000-0002-1825-0097" {
+		t.Errorf("http://orcid.org/ iD: %+v", recs[2].AuthorInfo)
+	}
 }

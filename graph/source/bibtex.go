@@ -437,6 +437,7 @@ func bibDocument(name string, e *bibEntry) (graph.Document, error) {
 	}
 	rec := graph.Record{Title: title, Abstract: bibText(f["abstract"]), Authors: authors, Line: e.line,
 		DOI: strings.TrimSpace(f["doi"])}
+	rec.AuthorInfo = bibORCIDs(authors, f["orcid-numbers"]+";"+f["orcid"])
 	if y := strings.TrimSpace(f["year"]); len(y) >= 4 && allDigitsStr(y[:4]) {
 		fmt.Sscanf(y[:4], "%d", &rec.Year)
 	}
@@ -523,4 +524,45 @@ func splitTopLevel(s string, sep byte) []string {
 		}
 	}
 	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// bibORCIDs reads the ORCID iDs of a BibTeX entry, as Web of Science
+// writes them ("ORCID-Numbers = {Liu, Yang/0000-0002-1825-0097; ...}"),
+// and as a plain orcid field of one author's iD; each is given to the
+// author whose name it names (or to the only author). Nil when none.
+func bibORCIDs(authors []string, field string) []graph.AuthorInfo {
+	var info []graph.AuthorInfo
+	found := false
+	for _, part := range strings.Split(field, ";") {
+		name, id := "", graph.ORCIDKey(bibText(part)) // an iD alone, perhaps as a URL
+		if id == "" {
+			if i := strings.LastIndex(part, "/"); i >= 0 {
+				name, id = part[:i], graph.ORCIDKey(bibText(part[i+1:]))
+			}
+		}
+		if id == "" {
+			continue
+		}
+		at := -1
+		if n := BibNames(name); len(n) == 1 {
+			for i, a := range authors {
+				if graph.FoldKey(a) == graph.FoldKey(n[0]) {
+					at = i
+				}
+			}
+		} else if strings.TrimSpace(name) == "" && len(authors) == 1 {
+			at = 0
+		}
+		if at < 0 {
+			continue
+		}
+		if info == nil {
+			info = make([]graph.AuthorInfo, len(authors))
+		}
+		info[at].ORCID, found = id, true
+	}
+	if !found {
+		return nil
+	}
+	return info
 }

@@ -87,6 +87,9 @@ func FuzzBibTeX(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(data)
+	if orcid, err := os.ReadFile("../../testdata/bibtex/orcid.bib"); err == nil {
+		f.Add(orcid)
+	}
 	f.Add([]byte("@article{a, title={{{{{}}}}}, author={x}}"))
 	f.Add([]byte("@string(x = \"a\" # x)\n@misc{k, title = x, author = {A}}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -105,4 +108,30 @@ func FuzzBibTeX(f *testing.F) {
 			t.Fatalf("error without file name: %v", err)
 		}
 	})
+}
+
+// ORCID iDs as Web of Science exports them go to the authors they name; a
+// one-author entry's orcid field to its author.
+func TestBibTeXORCID(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/bibtex/orcid.bib")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []graph.Record
+	if err := source.Read("orcid.bib", bytes.NewReader(data), func(d graph.Document) error {
+		recs = append(recs, d.Records...)
+		return nil
+	}, func(err error) { t.Error(err) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2", len(recs))
+	}
+	got := recs[0].AuthorInfo
+	if len(got) != 3 || got[0].ORCID != "0000-0002-1825-0097" || got[1].ORCID != "" || got[2].ORCID != "0000-0001-5109-3700" {
+		t.Errorf("WoS ORCID-Numbers: %+v", got)
+	}
+	if got := recs[1].AuthorInfo; len(got) != 1 || got[0].ORCID != "0000-0002-1694-233X" {
+		t.Errorf("orcid field: %+v", got)
+	}
 }

@@ -52,3 +52,9 @@ func SetSizeCap(n int) (restore func()) {
 	mergeSizeCap = n
 	return func() { mergeSizeCap = old }
 }
+
+// DecodeProfileLen decodes a stored profile and returns its co-authors.
+func DecodeProfileLen(b []byte) (int, error) {
+	p, err := decodeProfile(b)
+	return len(p.coauthors), err
+}

@@ -1,10 +1,13 @@
 package graph_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/researchkg/kg/graph"
@@ -405,4 +408,78 @@ func TestORCIDKey(t *testing.T) {
 			t.Errorf("ORCIDKey(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// ORCID iDs from an Atom feed decide who is who: two papers that share a
+// co-author are two people when their iDs differ; a paper on another
+// subject with no co-author in common is the same person when its iD is.
+func TestPeopleByORCIDFromAtom(t *testing.T) {
+	svc := graph.NewService(MustOpen(t), nil)
+	ingestFiles(t, svc, "../testdata/atom/orcid.xml")
+	ps, sizes := peopleOf(t, svc, "Wei Wang")
+	if len(ps) != 2 || sizes[0] != 2 || sizes[1] != 1 {
+		t.Fatalf("Wei Wang: %d people with %v papers, want 2 with [2 1]", len(ps), sizes)
+	}
+	v := view(t, svc)
+	pg, err := v.Papers(ps[0].ID, 10, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, p := range pg.Papers {
+		titles = append(titles, p.Label)
+	}
+	slices.Sort(titles)
+	if want := []string{"Graph Neural Networks for Molecular Property Prediction", "Spectral Surveys of Distant Galaxies"}; !slices.Equal(titles, want) {
+		t.Errorf("the person of iD 0000-0002-1825-0097 wrote %q, want %q", titles, want)
+	}
+	checkPeopleExact(t, svc)
+}
+
+// ORCIDKey survives any text and returns a well-formed iD or nothing.
+func FuzzORCIDKey(f *testing.F) {
+	for _, s := range []string{"0000-0002-1825-0097", "https://orcid.org/0000-0002-1694-233X", "x", "0000 0002 1825 0097", "orcid.org/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		k := graph.ORCIDKey(s)
+		if k != "" && (len(k) != 19 || graph.ORCIDKey(k) != k) {
+			t.Fatalf("ORCIDKey(%q) = %q: not a stable iD", s, k)
+		}
+	})
+}
+
+// A damaged profile value is an error, never a panic or a list longer
+// than its bytes.
+func FuzzDecodeProfile(f *testing.F) {
+	f.Add([]byte{1, 0, 3, 0, 0, 1, 5, 2, 0})
+	f.Add([]byte{})
+	f.Add([]byte{1, 1, 2, 0xe9, 0x0f, 0xea, 0x0f, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if n, err := graph.DecodeProfileLen(b); err == nil && n > len(b) {
+			t.Fatalf("%d co-authors decoded from %d bytes", n, len(b))
+		}
+	})
+}
+
+// The priors table reader names the line of what it cannot read.
+func FuzzReadPriors(f *testing.F) {
+	f.Add("kg-priors-1 3 2\nf\tyang\t2\nl\tliu\t3\nw\tgraph\t2\n")
+	f.Add("kg-priors-1 x\n")
+	f.Add("f\tyang\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write([]byte(s))
+		zw.Close()
+		tbl, err := graph.ReadPriors(&buf)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "priors") {
+				t.Fatalf("error without its place: %v", err)
+			}
+			return
+		}
+		tbl.People("yang liu")
+		tbl.IDF("graph")
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Service is the graph's API: ingest and queries over a Store.
@@ -19,6 +20,7 @@ type Service struct {
 	// settling is held by SettleConcepts, and by Ingest around a document
 	// and the settle after it: a settle reads the graph before it writes.
 	settling sync.Mutex
+	peopleOK atomic.Bool // the store's authors are people (peopleCurrent)
 }
 
 // DryRun makes every later write of the service stay in memory: ingest
@@ -108,8 +110,11 @@ func (s *Service) ingestTx(ctx context.Context, tx Tx, doc Document, analyses ma
 	if pd.err != nil {
 		return res, pd.err
 	}
-	if err := peopleCurrent(tx); err != nil {
-		return res, err
+	if !s.peopleOK.Load() { // once current, a store stays so
+		if err := peopleCurrent(tx); err != nil {
+			return res, err
+		}
+		s.peopleOK.Store(true)
 	}
 	done, err := s.writeIn(tx, doc.Source, analyses, func(w *writer) error {
 		for i := range preps {

@@ -129,6 +129,7 @@ func (w *writer) author(name string) (NodeID, error) {
 	if err != nil {
 		return 0, err
 	}
+	w.knowBlock(a, key)
 	if isNew {
 		w.res.AuthorsAdded++
 		if w.fresh == nil {

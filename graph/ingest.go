@@ -328,6 +328,8 @@ type writer struct {
 	tally      voteTally        // recompute: votes are collected, concepts made after the pass
 	co         map[coPair]int64 // co-occurrence changes of the transaction (countCoOccurrence)
 	fresh      map[NodeID]bool  // authors created in this transaction
+	marked     map[string]bool  // names marked for clustering in this transaction
+	blocks     map[NodeID]string
 }
 
 func (w *writer) count(name string, d int64) {
@@ -512,6 +514,9 @@ func (w *writer) record(p *prepared) error {
 			key := authorInfoKey(paper.ID, NameKey(p.authors[i]))
 			if _, err := tx.Value(ValAuthorInfo, key); ErrorCode(err) == NotFound {
 				w.count(cntAuthorInfo, 1)
+				if err := w.markBlock(NameKey(p.authors[i])); err != nil { // new evidence
+					return err
+				}
 			} else if err != nil {
 				return err
 			}

@@ -33,8 +33,39 @@ func paperIdentity(n *Node) string {
 	return "title:" + TitleKey(n.Label) + " " + strconv.Itoa(n.Year)
 }
 
-// markBlock marks a name for clustering at the next settle.
-func (w *writer) markBlock(block string) error { return w.tx.PutTerm(IdxBlockDirty, block, 0) }
+// markBlock marks a name for clustering at the next settle (once per
+// transaction).
+func (w *writer) markBlock(block string) error {
+	if w.marked[block] {
+		return nil
+	}
+	if w.marked == nil || len(w.marked) > 100_000 {
+		w.marked = map[string]bool{}
+	}
+	w.marked[block] = true
+	return w.tx.PutTerm(IdxBlockDirty, block, 0)
+}
+
+// blockOf returns the name (NameKey) of a person, remembered for the
+// transaction.
+func (w *writer) blockOf(a NodeID) (string, error) {
+	if b, ok := w.blocks[a]; ok {
+		return b, nil
+	}
+	n, err := w.tx.Node(a)
+	if err != nil {
+		return "", err
+	}
+	w.knowBlock(a, NameKey(n.Label))
+	return w.blocks[a], nil
+}
+
+func (w *writer) knowBlock(a NodeID, block string) {
+	if w.blocks == nil || len(w.blocks) > 100_000 {
+		w.blocks = map[NodeID]string{}
+	}
+	w.blocks[a] = block
+}
 
 // markProfile drops a person's profile, to be rebuilt at the next settle;
 // until then queries compute it from the pair counters.
@@ -59,11 +90,11 @@ func (w *writer) markPaperPeople(paper NodeID, authors []NodeID) error {
 		if err := w.tx.DeleteValue(ValProfile, authorTerm(a)); err != nil {
 			return err
 		}
-		n, err := w.tx.Node(a)
+		b, err := w.blockOf(a)
 		if err != nil {
 			return err
 		}
-		if err := w.markBlock(NameKey(n.Label)); err != nil {
+		if err := w.markBlock(b); err != nil {
 			return err
 		}
 	}
@@ -513,11 +544,19 @@ func (w *writer) reconcile(block string, persons []NodeID, uses []personUse, par
 	size := map[NodeID]int{}
 	for i := range uses {
 		to := owner[part[i]]
-		size[to]++
-		if to != uses[i].person {
-			if err := w.moveAuthorship(&uses[i].paper, uses[i].person, to, uses[i].pos); err != nil {
-				return err
-			}
+		if to == uses[i].person {
+			size[to]++
+			continue
+		}
+		moved, err := w.moveAuthorship(&uses[i].paper, uses[i].person, to, uses[i].pos)
+		if err != nil {
+			return err
+		}
+		if moved {
+			size[to]++
+		} else { // the paper stays with its person, who must stay too
+			size[uses[i].person]++
+			taken[uses[i].person] = true
 		}
 	}
 	for _, a := range persons {
@@ -590,32 +629,34 @@ func (w *writer) exists(id NodeID) bool {
 }
 
 // moveAuthorship moves one paper from person from to person to, with its
-// list entry, degree counters and co-author pairs.
-func (w *writer) moveAuthorship(paper *Node, from, to NodeID, pos float64) error {
+// list entry, degree counters and co-author pairs, and reports whether it
+// did: not when the paper already has person to (an initials name gave
+// it the same person twice).
+func (w *writer) moveAuthorship(paper *Node, from, to NodeID, pos float64) (bool, error) {
 	tx := w.tx
 	var others []NodeID
 	if err := tx.Edges(paper.ID, Authored, In, func(b NodeID, _ float64) bool {
 		others = append(others, b)
 		return true
 	}); err != nil {
-		return err
+		return false, err
 	}
 	if slices.Contains(others, to) {
-		return nil // the paper already has that person (an initials name joined them): leave it
+		return false, nil
 	}
 	sortKey := PaperSortKey(paper)
 	if _, err := tx.DeleteEdge(from, Authored, paper.ID); err != nil {
-		return err
+		return false, err
 	}
 	if err := tx.DeleteListEntry(from, Authored, sortKey); err != nil {
-		return err
+		return false, err
 	}
 	w.count(degreeCounter(from, Authored), -1)
 	if _, err := tx.PutEdge(to, Authored, paper.ID, pos); err != nil {
-		return err
+		return false, err
 	}
 	if err := tx.PutListEntry(to, Authored, sortKey); err != nil {
-		return err
+		return false, err
 	}
 	w.count(degreeCounter(to, Authored), 1)
 	if len(others) <= BigPaperAuthors {
@@ -624,26 +665,26 @@ func (w *writer) moveAuthorship(paper *Node, from, to NodeID, pos float64) error
 				continue
 			}
 			if err := w.pair(CoAuthor, from, b, -1); err != nil {
-				return err
+				return false, err
 			}
 			if err := w.pair(CoAuthor, to, b, 1); err != nil {
-				return err
+				return false, err
 			}
 		}
 	} else {
 		if err := tx.DeleteTerm(IdxBigPaperOf, authorTerm(from), paper.ID); err != nil {
-			return err
+			return false, err
 		}
 		if err := tx.PutTerm(IdxBigPaperOf, authorTerm(to), paper.ID); err != nil {
-			return err
+			return false, err
 		}
 	}
 	for _, b := range append(others, to) {
 		if err := w.markProfile(b); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return true, nil
 }
 
 // deletePerson removes a person left with no papers.

@@ -151,6 +151,7 @@ var readmeVariables = map[string]map[string]any{
 	"ConceptPapers": {"name": "reinforcement learning"},
 	"RelatedWork":   {"title": "GD2PO"},
 	"Overview":      {"id": "$author"},
+	"People":        {"name": "Xiaoxi Jiang"},
 }
 
 type run struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 )
@@ -254,6 +255,26 @@ func peopleCurrent(r Reader) error {
 func (s *Service) Recluster(ctx context.Context) error {
 	s.settling.Lock()
 	defer s.settling.Unlock()
+	// the counts of large collaborations per author (older stores lack them)
+	big := map[string]int64{}
+	if err := s.read(ctx, func(r Reader) error {
+		return r.Terms(IdxBigPaperOf, "", func(term string, _ NodeID) bool {
+			big[term]++
+			return true
+		})
+	}); err != nil {
+		return err
+	}
+	if err := s.store.DropCounters("bigp/"); err != nil {
+		return err
+	}
+	terms := slices.Sorted(maps.Keys(big))
+	if err := s.eachBatch(ctx, len(terms), func(w *writer, i int) error {
+		_, err := w.tx.AddCounter("bigp/"+terms[i], big[terms[i]])
+		return err
+	}); err != nil {
+		return err
+	}
 	var after NodeID
 	for {
 		var ids []NodeID

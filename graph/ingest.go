@@ -70,6 +70,14 @@ const (
 
 func pairCounter(t EdgeType) string { return "pairs/" + t.String() }
 
+// bigCounter names the count of an author's large collaborations (the
+// IdxBigPaperOf entries), so that most profiles need not scan for none.
+func bigCounter(a NodeID) string { return "bigp/" + authorTerm(a) }
+
+// peopleCounter names the count of the people who carry a name, kept
+// while there are several (reconcile); absent, there is one.
+func peopleCounter(block string) string { return "people/" + block }
+
 // degreeCounter names the size of owner's ordered paper list for t.
 func degreeCounter(owner NodeID, t EdgeType) string {
 	return "deg/" + strconv.FormatUint(uint64(owner), 16) + "/" + strconv.Itoa(int(t))
@@ -772,12 +780,14 @@ func (w *writer) authorship(a, paper NodeID, pos int, sortKey []byte) (bool, err
 			if err := w.tx.PutTerm(IdxBigPaperOf, authorTerm(b), paper); err != nil {
 				return false, err
 			}
+			w.count(bigCounter(b), 1)
 		}
 		fallthrough
 	default:
 		if err := w.tx.PutTerm(IdxBigPaperOf, authorTerm(a), paper); err != nil {
 			return false, err
 		}
+		w.count(bigCounter(a), 1)
 	}
 	return true, nil
 }

@@ -238,7 +238,13 @@ func ClusterPeople(name string, ev []Evidence, pr Priors, cons []Constraint, fil
 		for _, g := range gs {
 			g.sides = sides[uf.find(g.members[0])]
 		}
-		mergeGroups(gs, paperSimilarity(ev, pr), mergeBase+mergePerLog*nameOdds(pr.People(name)), func(a, b *personGroup) bool {
+		group := make([]int, n)
+		for g, x := range gs {
+			for _, m := range x.members {
+				group[m] = g
+			}
+		}
+		mergeGroups(gs, paperSimilarity(ev, pr, group), mergeBase+mergePerLog*nameOdds(pr.People(name)), func(a, b *personGroup) bool {
 			return clash(a.sides, b.sides)
 		})
 	}
@@ -339,11 +345,12 @@ func mergeGroups(gs []*personGroup, sim [][]float64, base float64, apart func(a,
 	}
 }
 
-// paperSimilarity is the similarity of every two uses of a block: the
+// paperSimilarity is the similarity of every two uses of a block in
+// different groups (group gives each use's): the
 // cosine of their papers' content words weighted by idf, plus simSubjects
 // times the cosine of their subjects (the primary counted twice), plus
 // simAffils times the cosine of their affiliations' words.
-func paperSimilarity(ev []Evidence, pr Priors) [][]float64 {
+func paperSimilarity(ev []Evidence, pr Priors, group []int) [][]float64 {
 	type vec struct {
 		ids []int32
 		w   []float64
@@ -414,6 +421,9 @@ func paperSimilarity(ev []Evidence, pr Priors) [][]float64 {
 	}
 	for i := range ev {
 		for j := range i {
+			if group[i] == group[j] {
+				continue // only pairs across groups are compared
+			}
 			s := dot(words[i], words[j]) + simSubjects*dot(subjects[i], subjects[j]) + simAffils*dot(affils[i], affils[j])
 			sim[i][j], sim[j][i] = s, s
 		}

@@ -577,6 +577,9 @@ func (w *writer) reconcile(block string, persons []NodeID, uses []personUse, par
 	if err := w.pointName(block, primary, owner); err != nil {
 		return err
 	}
+	if err := w.countPeople(block, len(owner)); err != nil {
+		return err
+	}
 	if changed { // homonym counts and disambiguation lines change
 		for _, a := range owner {
 			if err := w.markProfile(a); err != nil {
@@ -585,6 +588,22 @@ func (w *writer) reconcile(block string, persons []NodeID, uses []personUse, par
 		}
 	}
 	return nil
+}
+
+// countPeople sets the count of a name's people (kept only while there
+// are several).
+func (w *writer) countPeople(block string, n int) error {
+	cur, err := w.tx.Counter(peopleCounter(block))
+	if err != nil {
+		return err
+	}
+	if want := int64(n); n > 1 && cur != want || n <= 1 && cur != 0 {
+		if n <= 1 {
+			want = 0
+		}
+		_, err = w.tx.AddCounter(peopleCounter(block), want-cur)
+	}
+	return err
 }
 
 // pointName makes a name's lookups (its spellings' NameKey and FoldKey)
@@ -678,6 +697,8 @@ func (w *writer) moveAuthorship(paper *Node, from, to NodeID, pos float64) (bool
 		if err := tx.PutTerm(IdxBigPaperOf, authorTerm(to), paper.ID); err != nil {
 			return false, err
 		}
+		w.count(bigCounter(from), -1)
+		w.count(bigCounter(to), 1)
 	}
 	for _, b := range append(others, to) {
 		if err := w.markProfile(b); err != nil {

@@ -125,11 +125,15 @@ func coauthorWeightsWith(r Reader, a NodeID, bigAuthors map[NodeID][]NodeID) (ma
 		return nil, err
 	}
 	var big []NodeID
-	if err := r.Terms(IdxBigPaperOf, authorTerm(a), func(_ string, p NodeID) bool {
-		big = append(big, p)
-		return true
-	}); err != nil {
+	if n, err := r.Counter(bigCounter(a)); err != nil {
 		return nil, err
+	} else if n > 0 {
+		if err := r.Terms(IdxBigPaperOf, authorTerm(a), func(_ string, p NodeID) bool {
+			big = append(big, p)
+			return true
+		}); err != nil {
+			return nil, err
+		}
 	}
 	for _, p := range big {
 		as, ok := bigAuthors[p]
@@ -230,11 +234,11 @@ func buildProfile(r Reader, a NodeID, node func(NodeID) (*Node, error), bigAutho
 	if p.coauthors, err = topCoauthors(weights, MaxFirst, node); err != nil {
 		return p, err
 	}
-	ps, err := people(r, NameKey(n.Label))
+	np, err := r.Counter(peopleCounter(NameKey(n.Label)))
 	if err != nil {
 		return p, err
 	}
-	p.homonyms = max(len(ps)-1, 0)
+	p.homonyms = max(int(np)-1, 0)
 	deg, err := r.Counter(degreeCounter(a, Authored))
 	if err != nil {
 		return p, err

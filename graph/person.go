@@ -206,8 +206,9 @@ type peopleCache struct {
 	withInfo bool // the store holds author info (ValAuthorInfo) at all
 }
 
-// maxCachedWords bounds the papers whose words a settle keeps.
-const maxCachedWords = 50_000
+// maxCachedWords bounds the papers whose words a settle keeps (per core;
+// a paper's names are far apart in name order, so few are read twice).
+const maxCachedWords = 4096
 
 func (c *peopleCache) label(r Reader, a NodeID, m map[NodeID]string, f func(string) string) (string, error) {
 	if s, ok := m[a]; ok {

@@ -324,7 +324,7 @@ func (s *Service) storeProfiles(ctx context.Context, ids []NodeID) error {
 				if err != nil {
 					return nil, err
 				}
-				if len(c.nodes) > 200_000 {
+				if len(c.nodes) > 50_000 {
 					clear(c.nodes)
 				}
 				c.nodes[id] = &n

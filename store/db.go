@@ -74,8 +74,10 @@ type DB struct {
 	// With one writer, Badger's own conflict detection has nothing left to
 	// find and is off (it cost a tracked read per scanned key).
 	wmu sync.Mutex
-	hot *hotCache               // locks itself (commits update it while the next update reads it)
-	dry *btree.BTreeG[*pending] // set by DryRun
+	hot *hotCache // locks itself (commits update it while the next update reads it)
+	// readOnly: nothing commits, so snapshots read through hot too
+	readOnly bool
+	dry      *btree.BTreeG[*pending] // set by DryRun
 	// flight is the commit under way (UpdateAsync) and next the snapshot
 	// taken just before it started; both guarded by wmu.
 	flight *flight
@@ -118,7 +120,7 @@ func Open(opts Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("open store %s: %w", opts.Dir, err)
 	}
-	db := &DB{bdb: bdb, maxValue: int(bo.ValueLogFileSize), log: opts.Logger, stop: make(chan struct{}), hot: newHotCache(opts.HotCacheMB << 20), wantFilter: opts.KeyFilter}
+	db := &DB{bdb: bdb, maxValue: int(bo.ValueLogFileSize), log: opts.Logger, stop: make(chan struct{}), hot: newHotCache(opts.HotCacheMB << 20), wantFilter: opts.KeyFilter, readOnly: opts.ReadOnly}
 	if err := db.checkVersion(opts.ReadOnly); err != nil {
 		bdb.Close()
 		return nil, err
@@ -486,7 +488,17 @@ func (db *DB) Read(ctx context.Context) (graph.Reader, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return &reader{txn: db.bdb.NewTransaction(false)}, nil
+	r := &reader{txn: db.bdb.NewTransaction(false)}
+	if db.readOnly {
+		// Nothing commits to a read-only store, so the values the cache
+		// holds are those of every snapshot: queries read through it (a
+		// co-author list and its twenty names at a map lookup each instead
+		// of a walk of the LSM tree's levels). A store that takes writes
+		// keeps the cache to its write transactions: a snapshot must not
+		// see a value committed after it was taken.
+		r.hot = db.hot
+	}
+	return r, nil
 }
 
 // reader reads a Badger snapshot; in a write transaction, under the

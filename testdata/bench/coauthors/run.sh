@@ -76,7 +76,7 @@ wrk.headers["Content-Type"] = "application/json"
 request = function()
   local id = ids[math.random(#ids)]
   return wrk.format(nil, "/graphql", nil,
-    '{"query":"query C($id: ID!) { node(id: $id) { ... on Author { coauthors(first: 20) { weight author { id name } } } } }","variables":{"id":"author:' .. id .. '"}}')
+    '{"query":"query C(\$id: ID!) { node(id: \$id) { ... on Author { coauthors(first: 20) { weight author { id name } } } } }","variables":{"id":"author:' .. id .. '"}}')
 end
 LUA
 # warm: every sampled person once

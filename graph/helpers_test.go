@@ -68,3 +68,14 @@ func view(tb testing.TB, svc *graph.Service) *graph.View {
 	tb.Cleanup(v.Close)
 	return v
 }
+
+// checksum is the store's checksum; a failure fails the test (two failed
+// checksums would otherwise compare equal).
+func checksum(tb testing.TB, db interface{ Checksum() (uint64, error) }) uint64 {
+	tb.Helper()
+	c, err := db.Checksum()
+	if err != nil {
+		tb.Fatalf("checksum: %v", err)
+	}
+	return c
+}

@@ -240,7 +240,7 @@ func TestIngestOrderIndependent(t *testing.T) {
 func TestIngestAtomic(t *testing.T) {
 	db := MustOpen(t)
 	svc := graph.NewService(db, extractor)
-	before, _ := db.Checksum()
+	before := checksum(t, db)
 	doc := graph.Document{Source: "bad.txt", Records: []graph.Record{
 		{Title: "A fine paper", Abstract: "About reinforcement learning (RL).", Authors: []string{"A. Person"}, Line: 3},
 		{Title: "Broken", Subjects: []string{"not a code!"}, Line: 9},
@@ -249,7 +249,7 @@ func TestIngestAtomic(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "bad.txt:9") {
 		t.Fatalf("got error %v, want one naming bad.txt:9", err)
 	}
-	after, _ := db.Checksum()
+	after := checksum(t, db)
 	if before != after {
 		t.Errorf("failed document changed the store")
 	}
@@ -568,13 +568,13 @@ func TestLargeCollaborationCoauthors(t *testing.T) {
 		}
 	}
 	check()
-	before, _ := db.Checksum()
+	before := checksum(t, db)
 	for _, d := range docs {
 		if _, err := svc.Ingest(ctx, d); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if after, _ := db.Checksum(); after != before {
+	if after := checksum(t, db); after != before {
 		t.Error("re-ingest changed the store")
 	}
 	check()
@@ -658,12 +658,12 @@ func TestInitialsMergeWithinCoauthorCircle(t *testing.T) {
 	if st.Authors != 9 {
 		t.Errorf("authors: %d, want 9", st.Authors)
 	}
-	before, _ := db.Checksum()
+	before := checksum(t, db)
 	for i, r := range papers {
 		r.Line = i + 1
 		svc.Ingest(ctx, graph.Document{Source: "s", Records: []graph.Record{r}})
 	}
-	if after, _ := db.Checksum(); after != before {
+	if after := checksum(t, db); after != before {
 		t.Error("re-ingest changed the store")
 	}
 }
@@ -684,7 +684,7 @@ func TestInitialsDecisionIsStable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	before, _ := db.Checksum()
+	before := checksum(t, db)
 	for _, d := range docs {
 		res, err := svc.Ingest(ctx, d)
 		if err != nil {
@@ -694,7 +694,7 @@ func TestInitialsDecisionIsStable(t *testing.T) {
 			t.Errorf("%s again: %+v", d.Source, res)
 		}
 	}
-	if after, _ := db.Checksum(); after != before {
+	if after := checksum(t, db); after != before {
 		t.Error("second ingest changed the store")
 	}
 }

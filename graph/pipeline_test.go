@@ -48,8 +48,8 @@ func TestPipelineEqualsSequentialIngest(t *testing.T) {
 	if len(results) != 3+5 {
 		t.Errorf("%d results, want 8 (3 pages, 5 arXiv lines)", len(results))
 	}
-	a, _ := seqDB.Checksum()
-	b, _ := pipeDB.Checksum()
+	a := checksum(t, seqDB)
+	b := checksum(t, pipeDB)
 	if a != b {
 		t.Error("pipeline store differs from sequential ingest")
 	}
@@ -138,8 +138,8 @@ func TestPipelineDropsOnlyBadDocuments(t *testing.T) {
 	if bad != len(docs)/2 {
 		t.Errorf("%d documents failed, want %d", bad, len(docs)/2)
 	}
-	a, _ := seqDB.Checksum()
-	b, _ := pipeDB.Checksum()
+	a := checksum(t, seqDB)
+	b := checksum(t, pipeDB)
 	if a != b {
 		t.Error("pipeline store differs from sequential ingest")
 	}

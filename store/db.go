@@ -97,7 +97,13 @@ type DB struct {
 	once       sync.Once
 }
 
-var _ graph.Store = (*DB)(nil)
+var (
+	_ graph.Store = (*DB)(nil)
+	// a drifted signature would fall back silently to synchronous commits
+	// or refuse --dry-run
+	_ graph.AsyncStore = (*DB)(nil)
+	_ graph.DryRunner  = (*DB)(nil)
+)
 
 // Open opens (creating if needed) the store.
 func Open(opts Options) (*DB, error) {

@@ -27,11 +27,8 @@ func (w *writer) resolveAuthors(paper NodeID, names []string) ([]NodeID, error) 
 	// a name read again keeps its person (of several who share it, the one
 	// clustering gave it; of initials, the one the circle gave)
 	spelled := map[string]NodeID{}
-	var linked []NodeID
-	if err := w.tx.Edges(paper, Authored, In, func(a NodeID, _ float64) bool {
-		linked = append(linked, a)
-		return true
-	}); err != nil {
+	linked, err := paperAuthors(w.tx, paper)
+	if err != nil {
 		return nil, err
 	}
 	for _, a := range linked {

@@ -95,19 +95,16 @@ func (s *Service) MergeAuthors(ctx context.Context, authors []NodeID, note strin
 				return Errorf(Invalid, "mergeAuthors joins people who share a name: %s is %q, not %q", a, n.Label, block)
 			}
 			before = append(before, a.String())
-			if err := tx.Edges(a, Authored, Out, func(p NodeID, _ float64) bool {
-				pn, err2 := tx.Node(p)
-				if err2 != nil {
-					err = err2
-					return false
-				}
-				idents = append(idents, paperIdentity(&pn))
-				return true
-			}); err != nil {
-				return err
-			}
+			papers, _, err := edgeList(tx, a, Authored, Out)
 			if err != nil {
 				return err
+			}
+			for _, p := range papers {
+				pn, err := tx.Node(p)
+				if err != nil {
+					return err
+				}
+				idents = append(idents, paperIdentity(&pn))
 			}
 		}
 		slices.Sort(idents)
@@ -167,11 +164,8 @@ func (s *Service) holders(ctx context.Context, block string, idents ...string) (
 			return err
 		}
 		for _, a := range ps {
-			var papers []NodeID
-			if err := r.Edges(a, Authored, Out, func(p NodeID, _ float64) bool {
-				papers = append(papers, p)
-				return true
-			}); err != nil {
+			papers, _, err := edgeList(r, a, Authored, Out)
+			if err != nil {
 				return err
 			}
 			for _, p := range papers {

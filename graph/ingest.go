@@ -506,11 +506,8 @@ func (w *writer) record(p *prepared) error {
 		}
 	}
 	if changed { // its authors' co-authors, words, subjects or years may have changed
-		var all []NodeID
-		if err := tx.Edges(paper.ID, Authored, In, func(a NodeID, _ float64) bool {
-			all = append(all, a)
-			return true
-		}); err != nil {
+		all, err := paperAuthors(tx, paper.ID)
+		if err != nil {
 			return err
 		}
 		if err := w.markPaperPeople(paper.ID, all); err != nil {

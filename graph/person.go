@@ -334,12 +334,8 @@ func planBlock(r Reader, c *peopleCache, block string) (*blockPlan, error) {
 	}
 	var uses []personUse
 	for _, a := range persons {
-		var papers []NodeID
-		var pos []float64
-		if err := r.Edges(a, Authored, Out, func(p NodeID, w float64) bool {
-			papers, pos = append(papers, p), append(pos, w)
-			return true
-		}); err != nil {
+		papers, pos, err := edgeList(r, a, Authored, Out)
+		if err != nil {
 			return nil, err
 		}
 		for i, p := range papers {
@@ -403,16 +399,14 @@ func planBlock(r Reader, c *peopleCache, block string) (*blockPlan, error) {
 // them. Words and subjects are read by fillEvidence, when needed.
 func (c *peopleCache) evidence(r Reader, u *personUse, block string) (Evidence, error) {
 	e := Evidence{Paper: u.ident, Year: u.paper.Year}
-	var others []NodeID
-	if err := r.Edges(u.paper.ID, Authored, In, func(a NodeID, _ float64) bool {
-		if a != u.person {
-			others = append(others, a)
-		}
-		return true
-	}); err != nil {
+	authors, err := paperAuthors(r, u.paper.ID)
+	if err != nil {
 		return e, err
 	}
-	for _, a := range others {
+	for _, a := range authors {
+		if a == u.person {
+			continue
+		}
 		k, err := c.label(r, a, c.fold, FoldKey)
 		if err != nil {
 			return e, fmt.Errorf("author %s of paper %s: %w", a, u.paper.ID, err)
@@ -453,12 +447,8 @@ func (c *peopleCache) fillEvidence(r Reader, e *Evidence, u *personUse) error {
 		pos  float64
 	}
 	var subs []sub
-	var ids []NodeID
-	var pos []float64
-	if err := r.Edges(u.paper.ID, InSubject, Out, func(s NodeID, p float64) bool {
-		ids, pos = append(ids, s), append(pos, p)
-		return true
-	}); err != nil {
+	ids, pos, err := edgeList(r, u.paper.ID, InSubject, Out)
+	if err != nil {
 		return err
 	}
 	for i, s := range ids {
@@ -654,11 +644,8 @@ func (w *writer) exists(id NodeID) bool {
 // it the same person twice).
 func (w *writer) moveAuthorship(paper *Node, from, to NodeID, pos float64) (bool, error) {
 	tx := w.tx
-	var others []NodeID
-	if err := tx.Edges(paper.ID, Authored, In, func(b NodeID, _ float64) bool {
-		others = append(others, b)
-		return true
-	}); err != nil {
+	others, err := paperAuthors(tx, paper.ID)
+	if err != nil {
 		return false, err
 	}
 	if slices.Contains(others, to) {
@@ -831,20 +818,11 @@ func affilWords(aff, email string) []string {
 	if aff != "" {
 		out = evidenceWords(aff, nil)
 	}
-	if _, dom, ok := cutLast(email, "@"); ok && dom != "" {
-		out = append(out, "@"+FoldKey(dom))
+	if i := strings.LastIndex(email, "@"); i >= 0 && i < len(email)-1 {
+		out = append(out, "@"+FoldKey(email[i+1:]))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-func cutLast(s, sep string) (string, string, bool) {
-	for i := len(s) - len(sep); i >= 0; i-- {
-		if s[i:i+len(sep)] == sep {
-			return s[:i], s[i+len(sep):], true
-		}
-	}
-	return s, "", false
 }
 
 // Correction is a manual correction of a name's people, kept so that

@@ -138,11 +138,8 @@ func coauthorWeightsWith(r Reader, a NodeID, bigAuthors map[NodeID][]NodeID) (ma
 	for _, p := range big {
 		as, ok := bigAuthors[p]
 		if !ok {
-			as = nil
-			if err := r.Edges(p, Authored, In, func(b NodeID, _ float64) bool {
-				as = append(as, b)
-				return true
-			}); err != nil {
+			var err error
+			if as, err = paperAuthors(r, p); err != nil {
 				return nil, err
 			}
 			if bigAuthors != nil {

@@ -159,14 +159,26 @@ func (v *View) ConceptByName(name string) (*Node, error) {
 
 // edgeList collects the far ends of one edge type.
 func (v *View) edgeList(id NodeID, t EdgeType, dir Direction) ([]NodeID, []float64, error) {
+	return edgeList(v.r, id, t, dir)
+}
+
+// edgeList collects the far ends of one edge type at a node, with the
+// edges' weights.
+func edgeList(r Reader, id NodeID, t EdgeType, dir Direction) ([]NodeID, []float64, error) {
 	var ids []NodeID
 	var ws []float64
-	err := v.r.Edges(id, t, dir, func(o NodeID, w float64) bool {
+	err := r.Edges(id, t, dir, func(o NodeID, w float64) bool {
 		ids = append(ids, o)
 		ws = append(ws, w)
 		return true
 	})
 	return ids, ws, err
+}
+
+// paperAuthors returns the authors of a paper, in id order.
+func paperAuthors(r Reader, paper NodeID) ([]NodeID, error) {
+	ids, _, err := edgeList(r, paper, Authored, In)
+	return ids, err
 }
 
 // byWeight orders ids by ascending weight (positions), ties by id.

@@ -103,21 +103,22 @@ func (w *writer) analyze(title, text string) TextAnalysis {
 
 // txStats are corpus statistics read inside the ingest transaction: they
 // include this transaction's own counts, the paper count still pending.
+// A read error is kept in w.err, which fails the document (writeIn).
 type txStats struct {
-	readerStats
+	*StoreStats
 	w *writer
 }
 
-func newTxStats(w *writer) txStats { return txStats{readerStats{w.tx}, w} }
+func newTxStats(w *writer) txStats { return txStats{newStoreStats(w.tx, &w.err), w} }
 
-func (s txStats) Docs() int { return s.readerStats.Docs() + int(s.w.counts[cntPapers]) }
+func (s txStats) Docs() int { return s.StoreStats.Docs() + int(s.w.counts[cntPapers]) }
 
 // DocFreq answers from the values countTerms just wrote when it can.
 func (s txStats) DocFreq(key string) int {
 	if n, ok := s.w.df[key]; ok {
 		return int(n)
 	}
-	return s.readerStats.DocFreq(key)
+	return s.StoreStats.DocFreq(key)
 }
 
 // countTerms moves the document frequencies of a paper from its old text's
@@ -851,16 +852,14 @@ func (w *writer) acronymStandsFor(short string, id NodeID) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return acronymStandsFor(newTxStats(w), short, c.Key)
+	stats := newTxStats(w)
+	return acronymStandsFor(stats, short, c.Key), stats.Err()
 }
 
-func acronymStandsFor(stats CorpusStats, short, conceptKey string) (bool, error) {
+func acronymStandsFor(stats CorpusStats, short, conceptKey string) bool {
 	keys := AcronymDefKeys(short, "")
 	total := stats.DocFreq(keys[0])
-	if total == 0 {
-		return true, nil
-	}
-	return 2*stats.DocFreq(keys[1]+conceptKey) > total, nil
+	return total == 0 || 2*stats.DocFreq(keys[1]+conceptKey) > total
 }
 
 // docFreq is DocFreq with the store's error.

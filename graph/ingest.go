@@ -189,6 +189,9 @@ func (s *Service) writeIn(tx Tx, source string, analyses map[string]TextAnalysis
 	if err := fn(w); err != nil {
 		return w.res, err
 	}
+	if w.err != nil { // a store error met where no error could be returned (txStats, resolve)
+		return w.res, w.err
+	}
 	return w.res, w.flushCounts()
 }
 
@@ -331,7 +334,7 @@ type writer struct {
 
 	paper      NodeID           // the paper whose concepts are being written
 	vocab      *vocabulary      // the store's concept-key filter (useVocabulary)
-	err        error            // a store error met while linking (resolve)
+	err        error            // a store error met where none could be returned (resolve, txStats)
 	deferLinks bool             // recompute: concepts are created now, papers linked in a later pass
 	tally      voteTally        // recompute: votes are collected, concepts made after the pass
 	co         map[coPair]int64 // co-occurrence changes of the transaction (countCoOccurrence)

@@ -131,12 +131,16 @@ func (v *View) ConceptByName(name string) (*Node, error) {
 	if ErrorCode(err) == NotFound && strings.Contains(strings.TrimSpace(name), " ") {
 		// an acronym inside a name: "agent RL" is agent reinforcement learning
 		words, expanded := strings.Fields(name), false
+		stats := v.CorpusStats()
 		for i, w := range words {
 			if IsAcronym(w) {
-				if long, ok := v.CorpusStats().Acronym(w); ok {
+				if long, ok := stats.Acronym(w); ok {
 					words[i], expanded = long, true
 				}
 			}
+		}
+		if err := stats.Err(); err != nil {
+			return nil, err
 		}
 		if expanded {
 			return v.ConceptByName(strings.Join(words, " "))
@@ -549,18 +553,44 @@ func (v *View) Stats() (Stats, error) {
 }
 
 // CorpusStats returns the document frequencies kept in the store, read from
-// this snapshot.
-func (v *View) CorpusStats() CorpusStats { return readerStats{v.r} }
+// this snapshot. CorpusStats has no error results (ranking is pure), so the
+// first read error is kept: check Err after ranking, and fail rather than
+// use terms scored with a document frequency of 0.
+func (v *View) CorpusStats() *StoreStats { return newStoreStats(v.r, nil) }
 
-type readerStats struct{ r Reader }
+// StoreStats are CorpusStats read from a store snapshot or transaction.
+type StoreStats struct {
+	r   Reader
+	err *error // where the first read error is kept
+}
 
-func (s readerStats) Docs() int {
-	n, _ := s.r.Counter(cntPapers)
+// newStoreStats reads from r and keeps the first read error in *err (nil:
+// a place of its own).
+func newStoreStats(r Reader, err *error) *StoreStats {
+	if err == nil {
+		err = new(error)
+	}
+	return &StoreStats{r: r, err: err}
+}
+
+// Err returns the first error met reading the statistics.
+func (s *StoreStats) Err() error { return *s.err }
+
+func (s *StoreStats) keep(err error) {
+	if err != nil && *s.err == nil {
+		*s.err = err
+	}
+}
+
+func (s *StoreStats) Docs() int {
+	n, err := s.r.Counter(cntPapers)
+	s.keep(err)
 	return int(n)
 }
 
-func (s readerStats) DocFreq(key string) int {
-	v, _ := s.r.Counter(dfCounter(key))
+func (s *StoreStats) DocFreq(key string) int {
+	v, err := s.r.Counter(dfCounter(key))
+	s.keep(err)
 	n, _, _ := decodeDF(v)
 	return int(n)
 }
@@ -568,7 +598,7 @@ func (s readerStats) DocFreq(key string) int {
 // Acronym returns the long form a bare acronym stands for: the one most
 // papers that define the acronym define it as, when it is spelled out
 // often enough to be a short form (AcronymSpelledOut).
-func (s readerStats) Acronym(short string) (string, bool) {
+func (s *StoreStats) Acronym(short string) (string, bool) {
 	short = SingularAcronym(short)
 	if !AcronymSpelledOut(s, short) {
 		return "", false
@@ -582,6 +612,7 @@ func (s readerStats) Acronym(short string) (string, bool) {
 		}
 		return true
 	}); err != nil || best == "" {
+		s.keep(err)
 		return "", false
 	}
 	if 2*n <= s.DocFreq(keys[0]) {

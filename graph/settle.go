@@ -127,7 +127,8 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 		for _, name := range append([]string{n.Label}, n.Aliases...) {
 			if isOneAcronym(name) {
 				short := SingularAcronym(name)
-				if ok, _ := acronymStandsFor(readerStats{r}, short, ConceptKey(n.Label)); ok {
+				stats := newStoreStats(r, &err)
+				if acronymStandsFor(stats, short, ConceptKey(n.Label)) && err == nil {
 					acronyms[short] = c
 				}
 			} else if k := ConceptKey(name); k != "" {
@@ -598,7 +599,11 @@ func settleKeys(r Reader, c NodeID) ([]string, error) {
 			continue
 		}
 		if isOneAcronym(name) {
-			if ok, err := acronymStandsFor(readerStats{r}, SingularAcronym(name), ConceptKey(n.Label)); err != nil || !ok {
+			stats := newStoreStats(r, nil)
+			if !acronymStandsFor(stats, SingularAcronym(name), ConceptKey(n.Label)) {
+				if err := stats.Err(); err != nil {
+					return nil, err
+				}
 				continue
 			}
 		}

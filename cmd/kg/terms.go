@@ -61,7 +61,7 @@ func openInput(name string) (io.Reader, func() error, error) {
 // given) to the input's own.
 type combinedStats struct {
 	mem   *nlp.MemStats
-	store graph.CorpusStats // may be nil
+	store *graph.StoreStats // may be nil
 }
 
 func (c combinedStats) Docs() int {
@@ -166,6 +166,9 @@ then 1.`, stderr, &c)
 		o := termsOutput{ID: d.id, Terms: []string{}}
 		for _, t := range d.c.Analysis(strs).Rank(stats, *top) {
 			o.Terms = append(o.Terms, t.Name)
+		}
+		if stats.store != nil && stats.store.Err() != nil {
+			return fmt.Errorf("read document frequencies from %s: %w", c.data, stats.store.Err())
 		}
 		if err := enc.Encode(o); err != nil {
 			return err

@@ -33,25 +33,8 @@ var EvidenceWords = evidenceWords
 // IsAbbreviated is isAbbreviated, for tests.
 var IsAbbreviated = isAbbreviated
 
-// SetPeopleParams sets the clustering parameters; the returned function
-// restores them.
-func SetPeopleParams(base, perLog, subjects, common, perSize float64) (restore func()) {
-	old := [5]float64{mergeBase, mergePerLog, simSubjects, commonCoauthor, mergePerSize}
-	mergeBase, mergePerLog, simSubjects, commonCoauthor, mergePerSize = base, perLog, subjects, common, perSize
-	return func() {
-		mergeBase, mergePerLog, simSubjects, commonCoauthor, mergePerSize = old[0], old[1], old[2], old[3], old[4]
-	}
-}
-
 // Store is the service's store, for tests.
 func (s *Service) Store() Store { return s.store }
-
-// SetSizeCap sets the cap on the group size in merge thresholds.
-func SetSizeCap(n int) (restore func()) {
-	old := mergeSizeCap
-	mergeSizeCap = n
-	return func() { mergeSizeCap = old }
-}
 
 // DecodeProfileLen decodes a stored profile and returns its co-authors.
 func DecodeProfileLen(b []byte) (int, error) {

@@ -121,9 +121,6 @@ var edgeNames = map[EdgeType]string{
 	CoOccurs:  "CO_OCCURS",
 }
 
-// StoredEdgeTypes are the edge types kept as one key per edge.
-var StoredEdgeTypes = []EdgeType{Authored, InSubject, Mentions, HasCode, OwnedBy, Broader}
-
 // String returns the public name of the edge type, e.g. "AUTHORED".
 func (t EdgeType) String() string {
 	if s, ok := edgeNames[t]; ok {

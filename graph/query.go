@@ -508,15 +508,6 @@ func (v *View) SharedPapers(a, b NodeID) ([]*Node, error) {
 	return v.Nodes(shared)
 }
 
-// SortPapers orders papers newest first, then by title, as paper lists are.
-func SortPapers(ps []*Node) {
-	keys := make(map[*Node]string, len(ps))
-	for _, p := range ps {
-		keys[p] = string(PaperSortKey(p))
-	}
-	slices.SortFunc(ps, func(a, b *Node) int { return strings.Compare(keys[a], keys[b]) })
-}
-
 // Stats are the graph's counts.
 type Stats struct {
 	Papers, Authors, Subjects, Concepts, Repositories, Organizations int

@@ -110,9 +110,10 @@ func (e *Extractor) TermLike(name string) bool {
 	return false
 }
 
-// Extract analyses and ranks in one step, without corpus statistics.
+// Extract analyses and ranks in one step, without corpus statistics: the
+// best 15 terms.
 func (e *Extractor) Extract(title, text string) []graph.Term {
-	return e.Candidates(title, text).Rank(nil, e.max)
+	return e.Candidates(title, text).Rank(nil, extractMax)
 }
 
 func (e *Extractor) analyze(title, text string, withMentions bool) (*Analysis, []token) {

@@ -15,8 +15,10 @@ import (
 // is read-only after loading.
 type Extractor struct {
 	tagger *tagger
-	max    int
 }
+
+// extractMax is how many terms Extract returns.
+const extractMax = 15
 
 var _ graph.TermExtractor = (*Extractor)(nil)
 
@@ -28,16 +30,12 @@ var (
 
 // New returns an Extractor. The tagger model (prose's, ~5 MB of weights) is
 // loaded once per process and shared: it is read-only.
-func New(opts ...Option) *Extractor {
+func New() *Extractor {
 	taggerOnce.Do(func() { sharedTag, taggerErr = loadTagger() })
 	if taggerErr != nil {
 		panic("nlp: " + taggerErr.Error()) // the model is compiled into prose: cannot happen but by a broken build
 	}
-	e := &Extractor{tagger: sharedTag, max: 15}
-	for _, o := range opts {
-		o(e)
-	}
-	return e
+	return &Extractor{tagger: sharedTag}
 }
 
 // Version names the extractor's behaviour: candidates, canonical forms and
@@ -48,12 +46,6 @@ const Version = "kg-terms-6"
 
 // Version implements graph.TermExtractor.
 func (e *Extractor) Version() string { return Version }
-
-// Option configures an Extractor.
-type Option func(*Extractor)
-
-// WithMaxTerms sets how many terms Extract returns per paper (default 15).
-func WithMaxTerms(n int) Option { return func(e *Extractor) { e.max = max(1, n) } }
 
 type token struct {
 	text string

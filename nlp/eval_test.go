@@ -1,3 +1,6 @@
+// Scoring of keyphrase benchmarks (gold keys, F1@k as the published
+// scores count it): used only by the benchmark tests.
+
 package nlp
 
 import (

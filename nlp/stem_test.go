@@ -1,3 +1,6 @@
+// The Porter stemmer, used only to score keyphrase benchmarks the way their
+// papers do (eval_test.go): test code.
+
 package nlp
 
 import "strings"

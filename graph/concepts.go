@@ -577,7 +577,7 @@ func (w *writer) addMentions(p NodeID, add map[NodeID]float64) error {
 	changed := false
 	for c, wt := range add {
 		if _, ok := cur[c]; !ok {
-			cur[c] = round3(wt)
+			cur[c] = Round3(wt)
 			changed = true
 		}
 	}
@@ -646,8 +646,6 @@ func (w *writer) flushPairs() error {
 	w.co = nil
 	return nil
 }
-
-func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }
 
 // topConcepts picks a paper's coOccurTop best mentions, by weight then id,
 // so the same stored weights always give the same set.

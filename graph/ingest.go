@@ -56,6 +56,21 @@ type IngestResult struct {
 	Warnings      []string `json:"warnings,omitempty"`
 }
 
+// Add adds o's counts to r's: the one place results are totalled (kg
+// ingest, the ingest mutation). Source, Format and Warnings are left to the
+// caller, which bounds warnings its own way.
+func (r *IngestResult) Add(o IngestResult) {
+	r.Records += o.Records
+	r.PapersAdded += o.PapersAdded
+	r.PapersMerged += o.PapersMerged
+	r.PapersSame += o.PapersSame
+	r.AuthorsAdded += o.AuthorsAdded
+	r.SubjectsAdded += o.SubjectsAdded
+	r.ConceptsAdded += o.ConceptsAdded
+	r.ReposAdded += o.ReposAdded
+	r.EdgesAdded += o.EdgesAdded
+}
+
 // Counter names kept by ingest (see Stats).
 const (
 	cntPapers        = "papers"
@@ -230,6 +245,22 @@ type prepared struct {
 	arxiv    string // ArXivKey
 	doi      string // DOIKey
 }
+
+// indexKey is a key of a search-index namespace.
+type indexKey struct {
+	ns  Index
+	key string
+}
+
+// paperKeys lists the keys a paper is found by, in the order they decide:
+// the arXiv id (without version), else the DOI, else the title key. The
+// one statement of that order (paperNode, storedText, mergePaper's
+// re-indexing, paperIdentity); empty keys are left for the caller to skip.
+func paperKeys(arxiv, doi, titleKey string) []indexKey {
+	return []indexKey{{IdxPaperArXiv, arxiv}, {IdxPaperDOI, doi}, {IdxPaperTitle, titleKey}}
+}
+
+func (p *prepared) identity() []indexKey { return paperKeys(p.arxiv, p.doi, p.titleKey) }
 
 type repoRef struct {
 	url, key      string // "https://github.com/Owner/Repo", "github.com/owner/repo"
@@ -416,10 +447,7 @@ func (w *writer) record(p *prepared) error {
 				w.source, p.rec.Line, y, before, truncate(paper.Label, 60), before))
 		}
 		if mergePaper(&paper, p, w.source) {
-			for _, k := range []struct {
-				ns  Index
-				key string
-			}{{IdxPaperArXiv, paper.ArXivID}, {IdxPaperDOI, paper.DOI}} {
+			for _, k := range paperKeys(paper.ArXivID, paper.DOI, "") { // a merge may bring an arXiv id or a DOI
 				if err := w.index(paper.ID, k.ns, k.key); err != nil {
 					return err
 				}
@@ -550,10 +578,7 @@ func (w *writer) record(p *prepared) error {
 // key — a title match is refused when both papers carry different arXiv
 // ids, different DOIs or different years (two papers can share a title).
 func (w *writer) paperNode(p *prepared) (Node, bool, error) {
-	for _, k := range []struct {
-		ns  Index
-		key string
-	}{{IdxPaperArXiv, p.arxiv}, {IdxPaperDOI, p.doi}, {IdxPaperTitle, p.titleKey}} {
+	for _, k := range p.identity() {
 		if k.key == "" {
 			continue
 		}
@@ -590,10 +615,7 @@ func (w *writer) paperNode(p *prepared) (Node, bool, error) {
 			return n, false, err
 		}
 	}
-	for _, k := range []struct {
-		ns  Index
-		key string
-	}{{IdxPaperTitle, p.titleKey}, {IdxPaperArXiv, p.arxiv}, {IdxPaperDOI, p.doi}} {
+	for _, k := range p.identity() {
 		if err := w.index(id, k.ns, k.key); err != nil {
 			return n, false, err
 		}

@@ -1,6 +1,9 @@
 package graph
 
-import "context"
+import (
+	"context"
+	"math"
+)
 
 // Node is a stored node. One struct serves every kind; which fields are set
 // depends on the kind (see the field comments). Label is what a person reads:
@@ -331,3 +334,7 @@ const (
 	ValCorrections  Index = 25 // values: NameKey of a name → its manual corrections, JSON
 	ValAuthorInfo   Index = 26 // values: paper id (hex) + " " + NameKey of an author's name → AuthorInfo JSON (ORCID, affiliation, e-mail)
 )
+
+// Round3 rounds a weight or score to 3 decimals (half away from zero), as
+// every stored weight and every score kg answers is: the one rounding rule.
+func Round3(x float64) float64 { return math.Round(x*1000) / 1000 }

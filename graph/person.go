@@ -23,14 +23,21 @@ import (
 
 // paperIdentity is a paper's order-independent identity: what makes it
 // itself whatever id it was given (corrections and clustering use it).
+// The title key alone is not an identity (two papers can share a title):
+// the year goes with it.
 func paperIdentity(n *Node) string {
-	switch {
-	case n.ArXivID != "":
-		return "arxiv:" + n.ArXivID
-	case n.DOI != "":
-		return "doi:" + n.DOI
+	for _, k := range paperKeys(n.ArXivID, n.DOI, TitleKey(n.Label)) {
+		switch {
+		case k.key == "":
+		case k.ns == IdxPaperArXiv:
+			return "arxiv:" + k.key
+		case k.ns == IdxPaperDOI:
+			return "doi:" + k.key
+		default:
+			return "title:" + k.key + " " + strconv.Itoa(n.Year)
+		}
 	}
-	return "title:" + TitleKey(n.Label) + " " + strconv.Itoa(n.Year)
+	return "title: " + strconv.Itoa(n.Year)
 }
 
 // markBlock marks a name for clustering at the next settle (once per

@@ -327,10 +327,7 @@ func (s *Service) storedText(ctx context.Context, p *prepared) bool {
 		return false
 	}
 	defer r.Close()
-	for _, k := range []struct {
-		ns  Index
-		key string
-	}{{IdxPaperArXiv, p.arxiv}, {IdxPaperDOI, p.doi}, {IdxPaperTitle, p.titleKey}} {
+	for _, k := range p.identity() {
 		if k.key == "" {
 			continue
 		}

@@ -300,7 +300,7 @@ func (v *View) AuthorConcepts(a NodeID, first int) ([]Weighted, error) {
 		}
 	}
 	for c, w := range m {
-		m[c] = math.Round(w*1000) / 1000 // sums of 3-decimal scores: no 17.025000000000002
+		m[c] = Round3(w) // sums of 3-decimal scores: no 17.025000000000002
 	}
 	return v.weighted(m, first)
 }
@@ -325,7 +325,7 @@ func (v *View) ConceptRelated(c NodeID, first int) ([]Weighted, error) {
 			ierr = err
 			return false
 		}
-		m[b] = math.Round(1000*float64(n)/math.Sqrt(float64(max(dc, 1)*max(db, 1)))) / 1000
+		m[b] = Round3(float64(n) / math.Sqrt(float64(max(dc, 1)*max(db, 1))))
 		return true
 	}); err != nil {
 		return nil, err

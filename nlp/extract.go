@@ -97,8 +97,6 @@ func (e *Extractor) tag(text string) []token {
 	return out
 }
 
-func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
-
 func appendUnique(s []string, v string) []string {
 	if slices.Contains(s, v) {
 		return s

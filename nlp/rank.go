@@ -135,7 +135,7 @@ func (r *Ranking) relative(s float64) float64 {
 	if b := r.best(); b > 0 {
 		w = min(1, s/b)
 	}
-	return max(round3(w), 0.001)
+	return max(graph.Round3(w), 0.001)
 }
 
 // Top returns the best n terms.

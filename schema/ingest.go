@@ -58,11 +58,7 @@ func ingestText(ctx context.Context, s *reqState, name, text string) (ingestRepo
 			rep.note(&rep.Failures, err.Error())
 			return nil
 		}
-		rep.PapersAdded += res.PapersAdded
-		rep.PapersMerged += res.PapersMerged
-		rep.PapersSame += res.PapersSame
-		rep.AuthorsAdded += res.AuthorsAdded
-		rep.ConceptsAdded += res.ConceptsAdded
+		rep.Add(res)
 		for _, w := range res.Warnings {
 			rep.note(&rep.Warnings, w)
 		}

@@ -44,33 +44,23 @@ func openStore(dir string, readOnly, bulk bool, log zerolog.Logger) (*store.DB, 
 
 // summary adds up the results of an ingest run.
 type summary struct {
-	Documents, Failed                                int
-	Records, Added, Merged, Unchanged                int
-	Authors, Subjects, Concepts, Repositories, Edges int
-	Warnings                                         []string
-	Failures                                         []string
-	mu                                               sync.Mutex // the pipeline's writer and the file reader both report
+	graph.IngestResult // totals (Source and Format unused)
+	Documents, Failed  int
+	Failures           []string
+	mu                 sync.Mutex // the pipeline's writer and the file reader both report
 }
 
 func (s *summary) progress() (records, added, failed int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.Records, s.Added, s.Failed
+	return s.Records, s.PapersAdded, s.Failed
 }
 
 func (s *summary) add(r graph.IngestResult) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.Documents++
-	s.Records += r.Records
-	s.Added += r.PapersAdded
-	s.Merged += r.PapersMerged
-	s.Unchanged += r.PapersSame
-	s.Authors += r.AuthorsAdded
-	s.Subjects += r.SubjectsAdded
-	s.Concepts += r.ConceptsAdded
-	s.Repositories += r.ReposAdded
-	s.Edges += r.EdgesAdded
+	s.Add(r)
 	s.Warnings = append(s.Warnings, r.Warnings...)
 }
 
@@ -84,9 +74,9 @@ func (s *summary) fail(err error) {
 
 func (s *summary) print(w io.Writer) {
 	fmt.Fprintf(w, "documents: %d read, %d failed\n", s.Documents, s.Failed)
-	fmt.Fprintf(w, "papers:    %d records: %d added, %d merged, %d unchanged\n", s.Records, s.Added, s.Merged, s.Unchanged)
+	fmt.Fprintf(w, "papers:    %d records: %d added, %d merged, %d unchanged\n", s.Records, s.PapersAdded, s.PapersMerged, s.PapersSame)
 	fmt.Fprintf(w, "added:     %d authors, %d subjects, %d concepts, %d repositories, %d edges\n",
-		s.Authors, s.Subjects, s.Concepts, s.Repositories, s.Edges)
+		s.AuthorsAdded, s.SubjectsAdded, s.ConceptsAdded, s.ReposAdded, s.EdgesAdded)
 	fmt.Fprintf(w, "warnings:  %d\n", len(s.Warnings))
 	for _, x := range s.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", x)
@@ -480,7 +470,7 @@ func seedIfEmpty(ctx context.Context, svc *graph.Service, dir string, log zerolo
 	if err != nil {
 		return err
 	}
-	log.Info().Int("documents", sum.Documents).Int("failed", sum.Failed).Int("papers", sum.Added).Msg("empty store: loaded seed pages")
+	log.Info().Int("documents", sum.Documents).Int("failed", sum.Failed).Int("papers", sum.PapersAdded).Msg("empty store: loaded seed pages")
 	return nil
 }
 

@@ -3,14 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/researchkg/kg/graph"
 )
 
-func cmdAuthors(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdAuthors(ctx context.Context, args []string, std stdio) error {
 	var c commonFlags
 	fs := newFlagSet("authors", `kg authors [--data DIR] NAME
 kg authors [--data DIR] --corrections
@@ -26,11 +25,11 @@ them apart. --corrections lists the manual corrections (the splitAuthor
 and mergeAuthors mutations), which every later clustering keeps.
 --recluster clusters every name again: after upgrading kg, and to bring a
 store from before people were told apart (ingest says so). Stop kg serve
-first for --recluster (one process per data folder).`, stderr, &c)
+first for --recluster (one process per data folder).`, std.err, &c)
 	recluster := fs.Bool("recluster", false, "cluster the people of every name again")
 	corrections := fs.Bool("corrections", false, "list the manual corrections")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
-	log, err := parseFlags(fs, args, &c, stderr)
+	log, err := parseFlags(fs, args, &c, std.err)
 	if err != nil {
 		return err
 	}
@@ -68,7 +67,7 @@ first for --recluster (one process per data folder).`, stderr, &c)
 		}
 		took := time.Since(start).Round(time.Millisecond)
 		log.Info().Dur("took", took).Int("authors", st.Authors).Msg("people clustered")
-		fmt.Fprintf(stdout, "clustered every name in %s: %d people\n", took, st.Authors)
+		fmt.Fprintf(std.out, "clustered every name in %s: %d people\n", took, st.Authors)
 		return nil
 	case *corrections:
 		cs, err := svc.Corrections(ctx)
@@ -76,22 +75,22 @@ first for --recluster (one process per data folder).`, stderr, &c)
 			return err
 		}
 		if len(cs) == 0 {
-			fmt.Fprintln(stdout, "no corrections")
+			fmt.Fprintln(std.out, "no corrections")
 		}
 		for _, nc := range cs {
-			fmt.Fprintf(stdout, "%s\n", nc.Name)
+			fmt.Fprintf(std.out, "%s\n", nc.Name)
 			for _, c := range nc.Corrections {
-				fmt.Fprintf(stdout, "  %s %s", c.At, c.Op)
+				fmt.Fprintf(std.out, "  %s %s", c.At, c.Op)
 				if c.By != "" {
-					fmt.Fprintf(stdout, " (%s)", c.By)
+					fmt.Fprintf(std.out, " (%s)", c.By)
 				}
-				fmt.Fprintf(stdout, ": %d papers", len(c.Papers))
+				fmt.Fprintf(std.out, ": %d papers", len(c.Papers))
 				if c.Op == "split" {
-					fmt.Fprintf(stdout, " parted from %d", len(c.Rest))
+					fmt.Fprintf(std.out, " parted from %d", len(c.Rest))
 				}
-				fmt.Fprintf(stdout, "; people before: %s\n", strings.Join(c.Before, ", "))
+				fmt.Fprintf(std.out, "; people before: %s\n", strings.Join(c.Before, ", "))
 				for _, p := range c.Papers {
-					fmt.Fprintf(stdout, "    %s\n", p)
+					fmt.Fprintf(std.out, "    %s\n", p)
 				}
 			}
 		}
@@ -121,7 +120,7 @@ first for --recluster (one process per data folder).`, stderr, &c)
 		if d == "" {
 			d = fmt.Sprintf("%d papers", pg.Total)
 		}
-		fmt.Fprintf(stdout, "%s\t%s\t%s\n", p.ID, p.Label, d)
+		fmt.Fprintf(std.out, "%s\t%s\t%s\n", p.ID, p.Label, d)
 	}
 	return nil
 }

@@ -44,6 +44,18 @@ func TestBackupRestore(t *testing.T) {
 	if checksum(t, data) != checksum(t, restored) {
 		t.Fatal("restored store differs from the original")
 	}
+	// through a pipe: kg backup --data A - | kg restore --data B -
+	code, stream, errs := runKG(t, "backup", "--data", data, "-")
+	if code != 0 || len(stream) == 0 {
+		t.Fatalf("backup to stdout: %d, %d bytes: %s", code, len(stream), errs)
+	}
+	piped := filepath.Join(t.TempDir(), "p")
+	if code, _, errs := runKGWithInput(t, strings.NewReader(stream), "restore", "--data", piped, "-"); code != 0 {
+		t.Fatalf("restore from stdin: %s", errs)
+	}
+	if checksum(t, data) != checksum(t, piped) {
+		t.Fatal("store restored from stdin differs from the original")
+	}
 	// new ids continue after the restored ones: a new paper gets a node of
 	// its own (a reused id would overwrite a stored node and the count
 	// would not grow by one)

@@ -21,7 +21,7 @@ import (
 // so the crash test can kill a real ingest without building kg first.
 func TestMain(m *testing.M) {
 	if os.Getenv("KG_BE_MAIN") == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(run(context.Background(), os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
 	}
 	os.Exit(m.Run())
 }

@@ -1,9 +1,8 @@
 // Command kg is a knowledge-graph service for research publications: it
 // ingests publication pages into a Badger store and serves them over GraphQL.
-//
-//	kg ingest [--data DIR] PATH...   read files or folders into the graph
-//	kg serve  [--data DIR] [--addr HOST:PORT]
-//	kg stats  [--data DIR]
+// Its commands (serve, ingest, stats, terms, recompute, authors, backup,
+// restore, soak) are listed in usage below and each has a file of its own;
+// "kg help" prints the list, "kg COMMAND --help" a command's flags.
 package main
 
 import (
@@ -44,44 +43,48 @@ func main() {
 	// SIGINT/SIGTERM cancel ctx: ingest stops between documents (each is
 	// atomic), serve shuts down gracefully; deferred Closes then run.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr})
 	stop()
 	os.Exit(code)
 }
 
+// stdio are the streams a command reads and writes: the process's in main,
+// buffers in tests. Commands use nothing else.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// commands maps a command's name to its function.
+var commands = map[string]func(ctx context.Context, args []string, std stdio) error{
+	"serve":     cmdServe,
+	"ingest":    cmdIngest,
+	"stats":     cmdStats,
+	"terms":     cmdTerms,
+	"recompute": cmdRecompute,
+	"authors":   cmdAuthors,
+	"backup":    cmdBackup,
+	"restore":   cmdRestore,
+	"soak":      cmdSoak,
+}
+
 // run is main without the exit and the signals, so tests can call it.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, std stdio) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(std.err, usage)
 		return 2
 	}
-	var err error
-	switch args[0] {
-	case "serve":
-		err = cmdServe(ctx, args[1:], stdout, stderr)
-	case "ingest":
-		err = cmdIngest(ctx, args[1:], stdout, stderr)
-	case "stats":
-		err = cmdStats(ctx, args[1:], stdout, stderr)
-	case "terms":
-		err = cmdTerms(ctx, args[1:], stdout, stderr)
-	case "recompute":
-		err = cmdRecompute(ctx, args[1:], stdout, stderr)
-	case "authors":
-		err = cmdAuthors(ctx, args[1:], stdout, stderr)
-	case "backup":
-		err = cmdBackup(ctx, args[1:], stdout, stderr)
-	case "soak":
-		err = cmdSoak(ctx, args[1:], stdout, stderr)
-	case "restore":
-		err = cmdRestore(ctx, args[1:], stdout, stderr)
-	case "help", "-h", "--help", "-help":
-		fmt.Fprint(stdout, usage)
+	cmd, ok := commands[args[0]]
+	switch {
+	case ok:
+	case args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help":
+		fmt.Fprint(std.out, usage)
 		return 0
 	default:
-		fmt.Fprintf(stderr, "kg: unknown command %q\n\n%s", args[0], usage)
+		fmt.Fprintf(std.err, "kg: unknown command %q\n\n%s", args[0], usage)
 		return 2
 	}
+	err := cmd(ctx, args[1:], std)
 	var ee exitError
 	switch {
 	case err == nil:
@@ -91,7 +94,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &ee):
 		return ee.code
 	default:
-		fmt.Fprintf(stderr, "kg %s: %v\n", args[0], err)
+		fmt.Fprintf(std.err, "kg %s: %v\n", args[0], err)
 		return 1
 	}
 }

@@ -31,8 +31,17 @@ func copySeeds(t *testing.T, dst string) {
 
 func runKG(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	return runKGWithInput(t, nil, args...)
+}
+
+// runKGWithInput runs kg with stdin reading from in (nil: empty).
+func runKGWithInput(t *testing.T, in io.Reader, args ...string) (int, string, string) {
+	t.Helper()
+	if in == nil {
+		in = strings.NewReader("")
+	}
 	var out, errb bytes.Buffer
-	code := run(context.Background(), args, &out, &errb)
+	code := run(context.Background(), args, stdio{in: in, out: &out, err: &errb})
 	return code, out.String(), errb.String()
 }
 
@@ -158,7 +167,7 @@ func TestIngestInterruptedThenCompleted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // interrupted before the first document
 	var out, errb bytes.Buffer
-	if code := run(ctx, []string{"ingest", "--data", data, in}, &out, &errb); code != 130 || !strings.Contains(errb.String(), "Run the same command again") {
+	if code := run(ctx, []string{"ingest", "--data", data, in}, stdio{in: strings.NewReader(""), out: &out, err: &errb}); code != 130 || !strings.Contains(errb.String(), "Run the same command again") {
 		t.Fatalf("interrupted: exit %d, %q", code, errb.String())
 	}
 	if code, _, _ := runKG(t, "ingest", "--data", data, in); code != 0 {

@@ -44,7 +44,7 @@ type soakResult struct {
 	RSSMiB      []float64 `json:"rssMiB"`      // server RSS sampled from /metrics
 }
 
-func cmdSoak(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdSoak(ctx context.Context, args []string, std stdio) error {
 	var c commonFlags
 	fs := newFlagSet("soak", `kg soak [--addr 127.0.0.1:8080] [--duration 60s] [--variant mixed|slow|conns]
 
@@ -54,7 +54,7 @@ Load-tests a running kg serve on this machine (loopback addresses only):
   conns  the same, with a new connection for every request (many sockets).
 Bounded by --duration and --max-requests. Reports requests/s, errors (the
 goal is 0), p50/p99 latency and the server's RSS over time (from /metrics;
-the goal is flat). Start the server first, e.g. kg serve --data DIR.`, stderr, &c)
+the goal is flat). Start the server first, e.g. kg serve --data DIR.`, std.err, &c)
 	addr := fs.String("addr", envOr("KG_ADDR", "127.0.0.1:8080"), "address of the kg serve to load (loopback only)")
 	duration := fs.Duration("duration", time.Minute, "how long to run (at most 10m)")
 	maxReq := fs.Int64("max-requests", 5_000_000, "stop after this many requests")
@@ -62,7 +62,7 @@ the goal is flat). Start the server first, e.g. kg serve --data DIR.`, stderr, &
 	variant := fs.String("variant", "mixed", "mixed, slow or conns")
 	author := fs.String("author", "Xiaoxi Jiang", "an author in the served graph, for the author queries")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if _, err := parseFlags(fs, args, &c, stderr); err != nil {
+	if _, err := parseFlags(fs, args, &c, std.err); err != nil {
 		return err
 	}
 	host, _, err := net.SplitHostPort(*addr)
@@ -90,7 +90,7 @@ the goal is flat). Start the server first, e.g. kg serve --data DIR.`, stderr, &
 	}
 	res := runSoak(ctx, base, queries, *variant, *duration, *maxReq, *clients)
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
+		enc := json.NewEncoder(std.out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
 			return err
@@ -100,9 +100,9 @@ the goal is flat). Start the server first, e.g. kg serve --data DIR.`, stderr, &
 		}
 		return nil
 	}
-	fmt.Fprintf(stdout, "%s: %d requests in %.1f s (%.0f/s), %d errors, %d refused as expected; p50 %.2f ms, p99 %.2f ms\n",
+	fmt.Fprintf(std.out, "%s: %d requests in %.1f s (%.0f/s), %d errors, %d refused as expected; p50 %.2f ms, p99 %.2f ms\n",
 		res.Variant, res.Requests, res.Seconds, res.PerSecond, res.Errors, res.Refused, res.P50ms, res.P99ms)
-	fmt.Fprintf(stdout, "server RSS (MiB, every 5 s): %v\n", res.RSSMiB)
+	fmt.Fprintf(std.out, "server RSS (MiB, every 5 s): %v\n", res.RSSMiB)
 	if res.Errors > 0 {
 		return exitError{1}
 	}

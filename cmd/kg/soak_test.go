@@ -20,7 +20,7 @@ func startServe(t *testing.T, args ...string) string {
 	pr, pw := io.Pipe()
 	done := make(chan int)
 	go func() {
-		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--log-level", "warn"}, args...), pw, io.Discard)
+		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--log-level", "warn"}, args...), stdio{in: strings.NewReader(""), out: pw, err: io.Discard})
 		pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')

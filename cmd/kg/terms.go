@@ -36,8 +36,8 @@ type termsOutput struct {
 
 // openInput opens a file (or stdin for "" and "-"), un-gzipping it when it
 // starts with the gzip magic bytes.
-func openInput(name string) (io.Reader, func() error, error) {
-	var f io.ReadCloser = os.Stdin
+func openInput(name string, stdin io.Reader) (io.Reader, func() error, error) {
+	f := io.NopCloser(stdin)
 	if name != "" && name != "-" {
 		fh, err := os.Open(name)
 		if err != nil {
@@ -90,7 +90,7 @@ func (c combinedStats) Acronym(s string) (string, bool) {
 	return "", false
 }
 
-func cmdTerms(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdTerms(ctx context.Context, args []string, std stdio) error {
 	var c commonFlags
 	fs := newFlagSet("terms", `kg terms [--top N] [--data DIR] [FILE]
 
@@ -101,11 +101,11 @@ input order. All input is read and analysed first (on every core), so the
 document frequencies of the input itself weigh the ranking; with --data (or
 KG_DATA) the store's are added. Works without a data folder. A malformed line
 is reported on stderr with its line number and skipped; the exit status is
-then 1.`, stderr, &c)
+then 1.`, std.err, &c)
 	top := fs.Int("top", 10, "terms per document")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "analysis goroutines")
 	memprofile := fs.String("memprofile", "", "write a heap profile after analysis to this file")
-	log, err := parseFlags(fs, args, &c, stderr)
+	log, err := parseFlags(fs, args, &c, std.err)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ then 1.`, stderr, &c)
 	useStore := os.Getenv("KG_DATA") != ""
 	fs.Visit(func(f *flag.Flag) { useStore = useStore || f.Name == "data" })
 	name := fs.Arg(0)
-	in, closeIn, err := openInput(name)
+	in, closeIn, err := openInput(name, std.in)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ then 1.`, stderr, &c)
 	ex := nlp.New()
 	stats := combinedStats{mem: nlp.NewMemStats()}
 	strs := nlp.NewStrings()
-	docs, bad, err := analyzeLines(ctx, ex, name, in, *workers, stderr, func(a *nlp.Analysis) *nlp.Compact {
+	docs, bad, err := analyzeLines(ctx, ex, name, in, *workers, std.err, func(a *nlp.Analysis) *nlp.Compact {
 		stats.mem.Add(a)
 		return a.Compact(strs)
 	})
@@ -160,7 +160,7 @@ then 1.`, stderr, &c)
 			return err
 		}
 	}
-	out := bufio.NewWriterSize(stdout, 1<<16)
+	out := bufio.NewWriterSize(std.out, 1<<16)
 	enc := json.NewEncoder(out)
 	for _, d := range docs {
 		o := termsOutput{ID: d.id, Terms: []string{}}

@@ -1,0 +1,277 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/source"
+	"github.com/researchkg/kg/nlp"
+)
+
+// summary adds up the results of an ingest run.
+type summary struct {
+	graph.IngestResult // totals (Source and Format unused)
+	Documents, Failed  int
+	Failures           []string
+	mu                 sync.Mutex // the pipeline's writer and the file reader both report
+}
+
+// MarshalJSON keeps the field names kg ingest --json has always printed.
+func (s *summary) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Documents, Failed                                int
+		Records, Added, Merged, Unchanged                int
+		Authors, Subjects, Concepts, Repositories, Edges int
+		Warnings                                         []string
+		Failures                                         []string
+	}{s.Documents, s.Failed, s.Records, s.PapersAdded, s.PapersMerged, s.PapersSame,
+		s.AuthorsAdded, s.SubjectsAdded, s.ConceptsAdded, s.ReposAdded, s.EdgesAdded, s.Warnings, s.Failures})
+}
+
+func (s *summary) progress() (records, added, failed int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.Records, s.PapersAdded, s.Failed
+}
+
+func (s *summary) add(r graph.IngestResult) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Documents++
+	s.Add(r)
+	s.Warnings = append(s.Warnings, r.Warnings...)
+}
+
+func (s *summary) fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Documents++
+	s.Failed++
+	s.Failures = append(s.Failures, err.Error())
+}
+
+func (s *summary) print(w io.Writer) {
+	fmt.Fprintf(w, "documents: %d read, %d failed\n", s.Documents, s.Failed)
+	fmt.Fprintf(w, "papers:    %d records: %d added, %d merged, %d unchanged\n", s.Records, s.PapersAdded, s.PapersMerged, s.PapersSame)
+	fmt.Fprintf(w, "added:     %d authors, %d subjects, %d concepts, %d repositories, %d edges\n",
+		s.AuthorsAdded, s.SubjectsAdded, s.ConceptsAdded, s.ReposAdded, s.EdgesAdded)
+	fmt.Fprintf(w, "warnings:  %d\n", len(s.Warnings))
+	for _, x := range s.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", x)
+	}
+	for _, x := range s.Failures {
+		fmt.Fprintf(w, "  failed:  %s\n", x)
+	}
+}
+
+// ingestPaths reads every file under paths (folders recursively, hidden
+// files skipped, in name order) into the graph. A document that fails is
+// reported and skipped; the others are ingested.
+func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, workers int, bar io.Writer, log zerolog.Logger) (*summary, error) {
+	var files []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if !info.IsDir() {
+			files = append(files, filepath.Clean(p))
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if strings.HasPrefix(d.Name(), ".") && path != p {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	sort.Strings(files)
+	sum := &summary{}
+	start, lastLog := time.Now(), time.Now()
+	var total int64
+	for _, f := range files {
+		if info, err := os.Stat(f); err == nil {
+			total += info.Size()
+		}
+	}
+	read := &atomic.Int64{}
+	progress := startProgressBar(bar, total, read, sum.progress)
+	// Analysis runs ahead on worker goroutines; documents are written in
+	// order on one goroutine, several to a transaction, each atomically.
+	pipe := svc.NewPipeline(ctx, workers, func(doc graph.Document, res graph.IngestResult, err error) {
+		if err != nil {
+			if graph.ErrorCode(err) == graph.Invalid {
+				sum.fail(err)
+				log.Warn().Err(err).Msg("document skipped")
+			}
+			return
+		}
+		sum.add(res)
+		log.Debug().Str("file", doc.Source).Str("format", doc.Format).Int("records", res.Records).
+			Int("added", res.PapersAdded).Int("merged", res.PapersMerged).Int("unchanged", res.PapersSame).
+			Int("concepts", res.ConceptsAdded).Msg("ingested")
+		if bar == nil && time.Since(lastLog) > 5*time.Second {
+			lastLog = time.Now()
+			records, added, failed := sum.progress()
+			log.Info().Str("file", doc.Source).Int("records", records).
+				Float64("recordsPerSecond", float64(records)/time.Since(start).Seconds()).
+				Int("papersAdded", added).Int("failed", failed).Msg("progress")
+		}
+	})
+	var readErr error
+	for _, name := range files {
+		if readErr = ctx.Err(); readErr != nil {
+			break
+		}
+		if err := ingestFile(ctx, pipe, name, read, sum, log); err != nil {
+			if ctx.Err() != nil {
+				readErr = ctx.Err()
+				break
+			}
+			sum.fail(err)
+			log.Error().Err(err).Str("file", name).Msg("file failed; skipped")
+		}
+	}
+	err := pipe.Wait()
+	progress.Stop()
+	if err == nil && ctx.Err() == nil {
+		// A term becomes a concept at its second paper: the papers read
+		// before are linked now (tens of seconds after a large file).
+		log.Info().Msg("linking new concepts to the papers read before them")
+		t := time.Now()
+		if err = pipe.Close(); err == nil {
+			log.Info().Dur("took", time.Since(t)).Msg("concepts linked")
+		}
+	}
+	if err != nil && readErr == nil {
+		readErr = err
+	}
+	records, _, _ := sum.progress()
+	log.Info().Int("files", len(files)).Int("records", records).Dur("took", time.Since(start)).
+		Float64("recordsPerSecond", float64(records)/time.Since(start).Seconds()).Msg("ingest finished")
+	return sum, readErr
+}
+
+// ingestFile streams one file's documents into the pipeline; documents that
+// fail to parse are counted and logged, and reading goes on.
+func ingestFile(ctx context.Context, pipe *graph.Pipeline, name string, read *atomic.Int64, sum *summary, log zerolog.Logger) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return source.Read(name, countingReader{f, read}, pipe.Add, func(err error) {
+		sum.fail(err)
+		log.Warn().Err(err).Str("file", name).Msg("document skipped")
+	})
+}
+
+func cmdIngest(ctx context.Context, args []string, std stdio) error {
+	var c commonFlags
+	fs := newFlagSet("ingest", `kg ingest [--data DIR] PATH...
+
+Reads files or folders (recursively) into the graph. The format of each file
+is detected from its content: arXiv metadata JSON lines (plain or gzip),
+arXiv API Atom feeds, BibTeX, author profile pages and arXiv-subjects
+listings. Each document (a JSON line, an Atom entry, a BibTeX entry, a page)
+is committed atomically; a document that fails is reported with its file and
+line and skipped, the others are ingested, and the exit status is 1.
+Ingesting the same files again changes nothing; after an interrupt, running
+the same command again completes the work.`, std.err, &c)
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines extracting key terms ahead of the writer")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	memprofile := fs.String("memprofile", "", "write a heap profile to this file when the last document is written (before the store closes)")
+	memLimit := fs.Int("mem-limit-mb", 1100, "soft limit of the Go heap in MiB (GC works harder near it; 0: none; GOMEMLIMIT wins)")
+	dryRun := fs.Bool("dry-run", false, "report exactly what would change and write nothing (the changes are held in memory)")
+	log, err := parseFlags(fs, args, &c, std.err)
+	if err != nil {
+		return err
+	}
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set && *memLimit > 0 {
+		// Measured on the 47,919-record arXiv file: peak RSS 1.51 GiB
+		// without, 1.33 GiB with 1100 MiB, for 3% of the speed.
+		debug.SetMemoryLimit(int64(*memLimit) << 20)
+	}
+	stopProfile, err := startCPUProfile(*cpuprofile)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitError{2}
+	}
+	db, err := openStore(c.data, false, true, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := graph.NewService(db, nlp.New())
+	if err := svc.TermsCurrent(context.WithoutCancel(ctx)); err != nil {
+		return err // concepts of an older extractor: recompute first
+	}
+	if err := svc.PeopleCurrent(context.WithoutCancel(ctx)); err != nil {
+		return err // authors are names: recluster first
+	}
+	if *dryRun {
+		if err := svc.DryRun(); err != nil {
+			return err
+		}
+		fmt.Fprintln(std.out, "dry run: nothing is written")
+	}
+	sum, err := ingestPaths(ctx, svc, fs.Args(), *workers, std.err, log)
+	if *memprofile != "" {
+		if perr := writeHeapProfile(*memprofile); perr != nil {
+			log.Error().Err(perr).Str("file", *memprofile).Msg("heap profile not written")
+		}
+	}
+	if sum != nil {
+		if *asJSON {
+			enc := json.NewEncoder(std.out)
+			enc.SetIndent("", "  ")
+			_ = enc.Encode(sum)
+		} else {
+			sum.print(std.out)
+		}
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(std.err, "kg ingest: interrupted; every document listed above is stored whole. Run the same command again to finish: nothing is duplicated.")
+		return exitError{130}
+	}
+	if err != nil {
+		return err
+	}
+	if sum.Failed > 0 {
+		return exitError{1}
+	}
+	return nil
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime/pprof"
+
+	"github.com/rs/zerolog"
+
+	"github.com/researchkg/kg/store"
+)
+
+// openStore opens the data folder. bulk is for commands that write much
+// (ingest, recompute): their write transactions get the absent-key filter.
+func openStore(dir string, readOnly, bulk bool, log zerolog.Logger) (*store.DB, error) {
+	if !readOnly {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("create data folder: %w", err)
+		}
+	} else if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("data folder %s: %w (run kg ingest or kg serve first)", dir, err)
+	}
+	return store.Open(store.DefaultOptions(dir).WithReadOnly(readOnly).WithKeyFilter(bulk && !readOnly).WithLogger(log))
+}
+
+// startCPUProfile writes a CPU profile to path (none when path is "")
+// until the returned function is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}

@@ -281,7 +281,7 @@ func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	var req Request
 	media := responseMedia(r.Header.Get("Accept"))
 	if console := r.Method == http.MethodGet && r.URL.Query().Get("query") == "" && r.URL.Query().Get("extensions") == ""; media == "" && !console {
-		h.fail(w, http.StatusNotAcceptable, "NOT_ACCEPTABLE", "answers are "+mediaResponse+" or "+mediaJSON)
+		h.fail(w, CodeNotAcceptable, "answers are "+mediaResponse+" or "+mediaJSON)
 		return
 	}
 	switch r.Method {
@@ -296,14 +296,14 @@ func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		for name, into := range map[string]*map[string]any{"variables": &req.Variables, "extensions": &req.Extensions} {
 			if v := q.Get(name); v != "" {
 				if err := json.Unmarshal([]byte(v), into); err != nil {
-					h.fail(w, http.StatusBadRequest, "BAD_REQUEST", name+" is not a JSON object: "+err.Error())
+					h.fail(w, CodeBadRequest, name+" is not a JSON object: "+err.Error())
 					return
 				}
 			}
 		}
 	case http.MethodPost:
 		if ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(ct), mediaJSON) {
-			h.fail(w, http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE", "the body must be "+mediaJSON+" {query, variables, operationName}")
+			h.fail(w, CodeUnsupportedMedia, "the body must be "+mediaJSON+" {query, variables, operationName}")
 			return
 		}
 		limit := h.opts.MaxBody
@@ -315,15 +315,15 @@ func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		if err := dec.Decode(&req); err != nil {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
-				h.fail(w, http.StatusRequestEntityTooLarge, "BODY_TOO_LARGE", fmt.Sprintf("request body over %d bytes", limit))
+				h.fail(w, CodeBodyTooLarge, fmt.Sprintf("request body over %d bytes", limit))
 				return
 			}
-			h.fail(w, http.StatusBadRequest, "BAD_REQUEST", "body must be JSON {query, variables, operationName}: "+err.Error())
+			h.fail(w, CodeBadRequest, "body must be JSON {query, variables, operationName}: "+err.Error())
 			return
 		}
 	default:
 		w.Header().Set("Allow", "GET, POST")
-		h.fail(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "use POST (or GET with ?query=)")
+		h.fail(w, CodeMethodNotAllowed, "use POST (or GET with ?query=)")
 		return
 	}
 	if e := h.persisted.resolve(&req, h.opts.MaxQuery); e != nil {
@@ -339,7 +339,7 @@ func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method == http.MethodGet && h.isMutation(req) {
 		w.Header().Set("Allow", "POST")
-		h.fail(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "mutations are sent with POST")
+		h.fail(w, CodeMethodNotAllowed, "mutations are sent with POST")
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.opts.Timeout)
@@ -359,7 +359,7 @@ func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := json.Marshal(resp)
 	if err != nil {
-		h.fail(w, http.StatusInternalServerError, "INTERNAL", "encode the answer: "+err.Error())
+		h.fail(w, CodeInternal, "encode the answer: "+err.Error())
 		return
 	}
 	body = append(body, '\n')
@@ -410,14 +410,16 @@ func (h *Handler) isMutation(req Request) bool {
 // writerKey marks a request context that bears the write token.
 type writerKey struct{}
 
-func (h *Handler) fail(w http.ResponseWriter, status int, code, msg string) {
-	h.metrics.reject(code)
-	writeJSON(w, status, Response{Errors: []gqlerrors.FormattedError{codedError(code, msg)}})
+// fail answers a request refused before GraphQL reads it, with the
+// code's status.
+func (h *Handler) fail(w http.ResponseWriter, code Code, msg string) {
+	h.metrics.reject(string(code))
+	writeJSON(w, HTTPStatus(code), Response{Errors: []gqlerrors.FormattedError{codedError(code, msg)}})
 }
 
-func codedError(code, msg string) gqlerrors.FormattedError {
+func codedError(code Code, msg string) gqlerrors.FormattedError {
 	e := gqlerrors.NewFormattedError(msg)
-	e.Extensions = map[string]any{"code": code}
+	e.Extensions = map[string]any{"code": string(code)}
 	return e
 }
 
@@ -433,10 +435,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // query text), then execution on one read snapshot closed at the end.
 func (h *Handler) Execute(ctx context.Context, req Request) Response {
 	if strings.TrimSpace(req.Query) == "" {
-		return Response{Errors: []gqlerrors.FormattedError{codedError("BAD_REQUEST", "query is empty")}}
+		return Response{Errors: []gqlerrors.FormattedError{codedError(CodeBadRequest, "query is empty")}}
 	}
 	if len(req.Query) > h.opts.MaxQuery {
-		return Response{Errors: []gqlerrors.FormattedError{codedError("QUERY_TOO_LARGE",
+		return Response{Errors: []gqlerrors.FormattedError{codedError(CodeQueryTooLarge,
 			fmt.Sprintf("query is %d bytes; at most %d", len(req.Query), h.opts.MaxQuery))}}
 	}
 	doc, errs := h.document(req.Query)
@@ -445,11 +447,11 @@ func (h *Handler) Execute(ctx context.Context, req Request) Response {
 	}
 	cost, err := queryCost(&h.schema, doc, req.OperationName, req.Variables, h.opts.CostBudget)
 	if err != nil {
-		return Response{Errors: []gqlerrors.FormattedError{codedError("BAD_REQUEST", err.Error())}}
+		return Response{Errors: []gqlerrors.FormattedError{codedError(CodeBadRequest, err.Error())}}
 	}
 	ext := map[string]any{"cost": cost, "budget": h.opts.CostBudget}
 	if cost > h.opts.CostBudget {
-		return Response{Extensions: ext, Errors: []gqlerrors.FormattedError{codedError("TOO_COSTLY", fmt.Sprintf(
+		return Response{Extensions: ext, Errors: []gqlerrors.FormattedError{codedError(CodeTooCostly, fmt.Sprintf(
 			"query would cost more than %d (each field counts once per item its enclosing lists may return: lower first, or ask less deep)", h.opts.CostBudget))}}
 	}
 	writer, _ := ctx.Value(writerKey{}).(bool)
@@ -485,30 +487,30 @@ func (h *Handler) document(q string) (*ast.Document, []gqlerrors.FormattedError)
 	}
 	if n := maxBraceDepth(q); n > 4*h.opts.MaxDepth+8 {
 		// reject before parsing: the parser recurses per level
-		return nil, []gqlerrors.FormattedError{codedError("TOO_DEEP", fmt.Sprintf("query nests %d levels; at most %d", n, h.opts.MaxDepth))}
+		return nil, []gqlerrors.FormattedError{codedError(CodeTooDeep, fmt.Sprintf("query nests %d levels; at most %d", n, h.opts.MaxDepth))}
 	}
 	doc, err := parser.Parse(parser.ParseParams{Source: source.NewSource(&source.Source{Body: []byte(q), Name: "query"})})
 	if err != nil {
 		fe := gqlerrors.FormatError(err)
-		fe.Extensions = map[string]any{"code": "PARSE_ERROR"}
+		fe.Extensions = map[string]any{"code": string(CodeParseError)}
 		return nil, []gqlerrors.FormattedError{fe}
 	}
 	if vr := graphql.ValidateDocument(&h.schema, doc, []graphql.ValidationRuleFn{graphql.NoFragmentCyclesRule}); !vr.IsValid {
-		return nil, withCode(vr.Errors, "FRAGMENT_CYCLE")
+		return nil, withCode(vr.Errors, CodeFragmentCycle)
 	}
 	if e := checkShape(doc, h.opts); e != nil {
 		return nil, []gqlerrors.FormattedError{*e}
 	}
 	if vr := graphql.ValidateDocument(&h.schema, doc, nil); !vr.IsValid {
-		return nil, withCode(vr.Errors, "GRAPHQL_VALIDATION_FAILED")
+		return nil, withCode(vr.Errors, CodeValidationFailed)
 	}
 	h.docs.put(q, doc)
 	return doc, nil
 }
 
-func withCode(errs []gqlerrors.FormattedError, code string) []gqlerrors.FormattedError {
+func withCode(errs []gqlerrors.FormattedError, code Code) []gqlerrors.FormattedError {
 	for i := range errs {
-		errs[i].Extensions = map[string]any{"code": code}
+		errs[i].Extensions = map[string]any{"code": string(code)}
 	}
 	return errs
 }
@@ -575,7 +577,7 @@ func checkShape(doc *ast.Document, o Options) *gqlerrors.FormattedError {
 	fields, aliases, fragments := 0, 0, 0
 	tooManyFragments := func() *gqlerrors.FormattedError {
 		if fragments++; fragments > o.MaxFragments {
-			e := codedError("TOO_MANY_FRAGMENTS", fmt.Sprintf("query expands more than %d fragments", o.MaxFragments))
+			e := codedError(CodeTooManyFragments, fmt.Sprintf("query expands more than %d fragments", o.MaxFragments))
 			return &e
 		}
 		return nil
@@ -587,11 +589,11 @@ func checkShape(doc *ast.Document, o Options) *gqlerrors.FormattedError {
 			return nil
 		}
 		if in == nil && depth > o.MaxDepth {
-			e := codedError("TOO_DEEP", fmt.Sprintf("query nests deeper than %d levels", o.MaxDepth))
+			e := codedError(CodeTooDeep, fmt.Sprintf("query nests deeper than %d levels", o.MaxDepth))
 			return &e
 		}
 		if in != nil && in.depth > maxIntrospectionDepth {
-			e := codedError("TOO_DEEP", fmt.Sprintf("introspection nests deeper than %d levels", maxIntrospectionDepth))
+			e := codedError(CodeTooDeep, fmt.Sprintf("introspection nests deeper than %d levels", maxIntrospectionDepth))
 			return &e
 		}
 		for _, sel := range ss.Selections {
@@ -603,11 +605,11 @@ func checkShape(doc *ast.Document, o Options) *gqlerrors.FormattedError {
 				}
 				if in == nil && (s.Name.Value == "__schema" || s.Name.Value == "__type") {
 					if introspections++; introspections > maxIntrospections {
-						e := codedError("TOO_MANY_FIELDS", fmt.Sprintf("query introspects more than %d times (__schema, __type)", maxIntrospections))
+						e := codedError(CodeTooManyFields, fmt.Sprintf("query introspects more than %d times (__schema, __type)", maxIntrospections))
 						return &e
 					}
 					if fields > o.MaxFields {
-						e := codedError("TOO_MANY_FIELDS", fmt.Sprintf("query selects more than %d fields (fragments expanded)", o.MaxFields))
+						e := codedError(CodeTooManyFields, fmt.Sprintf("query selects more than %d fields (fragments expanded)", o.MaxFields))
 						return &e
 					}
 					if err := walk(s.SelectionSet, depth+1, &introspection{depth: 1}); err != nil {
@@ -620,17 +622,17 @@ func checkShape(doc *ast.Document, o Options) *gqlerrors.FormattedError {
 					next = &introspection{depth: in.depth + 1, lists: in.lists}
 					if introspectionLists[s.Name.Value] {
 						if next.lists++; next.lists > maxIntrospectionLists {
-							e := codedError("TOO_DEEP", fmt.Sprintf("introspection nests more than %d lists (types, fields, args …)", maxIntrospectionLists))
+							e := codedError(CodeTooDeep, fmt.Sprintf("introspection nests more than %d lists (types, fields, args …)", maxIntrospectionLists))
 							return &e
 						}
 					}
 				}
 				if fields > o.MaxFields {
-					e := codedError("TOO_MANY_FIELDS", fmt.Sprintf("query selects more than %d fields (fragments expanded)", o.MaxFields))
+					e := codedError(CodeTooManyFields, fmt.Sprintf("query selects more than %d fields (fragments expanded)", o.MaxFields))
 					return &e
 				}
 				if aliases > o.MaxAliases {
-					e := codedError("TOO_MANY_ALIASES", fmt.Sprintf("query uses more than %d aliases", o.MaxAliases))
+					e := codedError(CodeTooManyAliases, fmt.Sprintf("query uses more than %d aliases", o.MaxAliases))
 					return &e
 				}
 				if err := walk(s.SelectionSet, depth+1, next); err != nil {

@@ -70,7 +70,7 @@ func ingestText(ctx context.Context, s *reqState, name, text string) (ingestRepo
 	var se storeError
 	if err != nil && !errors.As(err, &se) {
 		// the text itself: no known format, or a reader gave up on it
-		return rep, &Error{Code: string(graph.Invalid), Msg: err.Error()}
+		return rep, &Error{Code: CodeInvalid, Msg: err.Error()}
 	}
 	if err != nil {
 		s.log.Error().Err(err).Int("documents", rep.Documents).Msg("ingest mutation stopped")

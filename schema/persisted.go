@@ -36,19 +36,19 @@ func (p *persistedQueries) resolve(req *Request, maxQuery int) *gqlerrors.Format
 	pq, ok := req.Extensions["persistedQuery"].(map[string]any)
 	if !ok {
 		if _, present := req.Extensions["persistedQuery"]; present {
-			e := codedError("BAD_REQUEST", "extensions.persistedQuery must be an object {version, sha256Hash}")
+			e := codedError(CodeBadRequest, "extensions.persistedQuery must be an object {version, sha256Hash}")
 			return &e
 		}
 		return nil
 	}
 	if v, _ := pq["version"].(float64); v != 1 {
-		e := codedError("PERSISTED_QUERY_NOT_SUPPORTED", "persisted queries of version 1 only")
+		e := codedError(CodePersistedNotSupport, "persisted queries of version 1 only")
 		return &e
 	}
 	hash, _ := pq["sha256Hash"].(string)
 	hash = strings.ToLower(hash)
 	if len(hash) != 64 || strings.Trim(hash, "0123456789abcdef") != "" {
-		e := codedError("BAD_REQUEST", "extensions.persistedQuery.sha256Hash must be 64 hex digits")
+		e := codedError(CodeBadRequest, "extensions.persistedQuery.sha256Hash must be 64 hex digits")
 		return &e
 	}
 	p.mu.Lock()
@@ -56,7 +56,7 @@ func (p *persistedQueries) resolve(req *Request, maxQuery int) *gqlerrors.Format
 	if req.Query == "" {
 		q, ok := p.m[hash]
 		if !ok {
-			e := codedError("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound")
+			e := codedError(CodePersistedNotFound, "PersistedQueryNotFound")
 			return &e
 		}
 		req.Query = q
@@ -64,7 +64,7 @@ func (p *persistedQueries) resolve(req *Request, maxQuery int) *gqlerrors.Format
 	}
 	sum := sha256.Sum256([]byte(req.Query))
 	if hex.EncodeToString(sum[:]) != hash {
-		e := codedError("BAD_REQUEST", "provided sha256Hash does not match the query")
+		e := codedError(CodeBadRequest, "provided sha256Hash does not match the query")
 		return &e
 	}
 	if len(req.Query) > maxQuery {

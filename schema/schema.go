@@ -69,14 +69,14 @@ func (s *reqState) close() {
 
 // Error is a GraphQL error with a code in its extensions.
 type Error struct {
-	Code string
+	Code Code
 	Msg  string
 }
 
 func (e *Error) Error() string { return e.Msg }
 
 // Extensions implements gqlerrors.ExtendedError.
-func (e *Error) Extensions() map[string]any { return map[string]any{"code": e.Code} }
+func (e *Error) Extensions() map[string]any { return map[string]any{"code": string(e.Code)} }
 
 // gqlErr maps a graph error to a GraphQL error with its code.
 func gqlErr(err error) error {
@@ -92,10 +92,10 @@ func gqlErr(err error) error {
 	if code == graph.Internal {
 		msg = "internal error"
 		if errors.Is(err, context.DeadlineExceeded) {
-			code, msg = "TIMEOUT", "request timed out"
+			code, msg = CodeTimeout, "request timed out"
 		}
 	}
-	return &Error{Code: string(code), Msg: msg}
+	return &Error{Code: code, Msg: msg}
 }
 
 // safe wraps a resolver: a panic becomes an error for that field only and is
@@ -108,7 +108,7 @@ func safe(fn graphql.FieldResolveFn) graphql.FieldResolveFn {
 					s.log.Error().Str("field", p.Info.FieldName).Interface("panic", r).
 						Str("stack", string(debug.Stack())).Msg("resolver panicked")
 				}
-				v, err = nil, &Error{Code: string(graph.Internal), Msg: "internal error"}
+				v, err = nil, &Error{Code: CodeInternal, Msg: "internal error"}
 			}
 		}()
 		if s := state(p.Context); s != nil {
@@ -119,7 +119,7 @@ func safe(fn graphql.FieldResolveFn) graphql.FieldResolveFn {
 		v, err = fn(p)
 		if err != nil {
 			ge := gqlErr(err)
-			if e, ok := ge.(*Error); ok && e.Code == string(graph.Internal) {
+			if e, ok := ge.(*Error); ok && e.Code == CodeInternal {
 				if s := state(p.Context); s != nil { // the client's own errors are not logged as ours
 					s.log.Error().Err(err).Str("field", p.Info.FieldName).Msg("resolver failed")
 				}
@@ -155,7 +155,7 @@ func firstArg(p graphql.ResolveParams, def, maxN int) (int, error) {
 		return def, nil
 	}
 	if v < 0 || v > maxN {
-		return 0, &Error{Code: string(graph.Invalid), Msg: fmt.Sprintf("first must be between 0 and %d, got %d", maxN, v)}
+		return 0, &Error{Code: CodeInvalid, Msg: fmt.Sprintf("first must be between 0 and %d, got %d", maxN, v)}
 	}
 	return v, nil
 }

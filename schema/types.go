@@ -624,9 +624,9 @@ func writer(p graphql.ResolveParams, what string) (*reqState, error) {
 	case s == nil:
 		return nil, errors.New("schema: no request state")
 	case s.writes != "":
-		return nil, &Error{Code: "WRITES_DISABLED", Msg: s.writes}
+		return nil, &Error{Code: CodeWritesDisabled, Msg: s.writes}
 	case !s.writer:
-		return nil, &Error{Code: "UNAUTHENTICATED", Msg: what + " needs the header Authorization: Bearer <write token>"}
+		return nil, &Error{Code: CodeUnauthenticated, Msg: what + " needs the header Authorization: Bearer <write token>"}
 	}
 	return s, nil
 }

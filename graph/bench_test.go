@@ -90,7 +90,7 @@ func BenchmarkIngestSeeds(b *testing.B) {
 		db := MustOpen(b)
 		svc := graph.NewService(db, extractor)
 		ingestFiles(b, svc, files...)
-		db.Close()
+		closeStore(b, db)
 	}
 }
 

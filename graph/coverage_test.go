@@ -233,7 +233,7 @@ func TestConceptCoverageOnStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer closeStore(t, db)
 	checkCoverage(t, measureCoverage(t, db, readCoverageList(t)), 30)
 	st, err := view(t, graph.NewService(db, nil)).Stats()
 	if err != nil {

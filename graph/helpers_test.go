@@ -20,7 +20,7 @@ func MustOpen(tb testing.TB) *store.DB {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { db.Close() })
+	tb.Cleanup(func() { closeStore(tb, db) })
 	return db
 }
 
@@ -78,4 +78,13 @@ func checksum(tb testing.TB, db interface{ Checksum() (uint64, error) }) uint64 
 		tb.Fatalf("checksum: %v", err)
 	}
 	return c
+}
+
+// closeStore closes a store and fails the test on its error, which carries
+// the last background commit's.
+func closeStore(tb testing.TB, db interface{ Close() error }) {
+	tb.Helper()
+	if err := db.Close(); err != nil {
+		tb.Errorf("close the store: %v", err)
+	}
 }

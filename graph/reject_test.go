@@ -171,7 +171,7 @@ func TestSettleInANewProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer closeStore(t, db)
 	svc := graph.NewService(db, extractor)
 	if err := svc.SettleConcepts(context.Background()); err != nil {
 		t.Fatal(err)

@@ -24,7 +24,7 @@ func arxivStore(b *testing.B) (*graph.Service, *graph.Node) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { db.Close() })
+	b.Cleanup(func() { closeStore(b, db) })
 	svc := graph.NewService(db, nil)
 	v, err := svc.View(context.Background())
 	if err != nil {

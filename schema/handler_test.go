@@ -53,7 +53,7 @@ func newHandlerWith(t testing.TB, opts schema.Options) (*schema.Handler, error) 
 	if err != nil {
 		return nil, err
 	}
-	t.Cleanup(func() { db.Close() })
+	t.Cleanup(func() { closeStore(t, db) })
 	extractorOnce.Do(func() { extractor = nlp.New() })
 	svc := graph.NewService(db, extractor)
 	files, _ := filepath.Glob("../testdata/seeds/*.txt")
@@ -507,5 +507,14 @@ func TestPersistedQueries(t *testing.T) {
 	}
 	if r := send(map[string]any{"extensions": map[string]any{"persistedQuery": map[string]any{"version": 2, "sha256Hash": hash}}}); code(r) != "PERSISTED_QUERY_NOT_SUPPORTED" {
 		t.Errorf("version 2: %+v", r.Errors)
+	}
+}
+
+// closeStore closes a store and fails the test on its error, which carries
+// the last background commit's.
+func closeStore(tb testing.TB, db interface{ Close() error }) {
+	tb.Helper()
+	if err := db.Close(); err != nil {
+		tb.Errorf("close the store: %v", err)
 	}
 }

@@ -24,7 +24,7 @@ func mustOpenWith(tb testing.TB, opts store.Options) *store.DB {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { db.Close() })
+	tb.Cleanup(func() { closeStore(tb, db) })
 	return db
 }
 
@@ -450,7 +450,7 @@ func TestKeyFilterReadsTheSame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.Close()
+	closeStore(t, db)
 
 	db = mustOpenWith(t, store.DefaultOptions(dir).WithKeyFilter(true))
 	tails := func(tx graph.Tx, prefix string) []graph.NodeID {
@@ -751,5 +751,14 @@ func TestCountersInTransaction(t *testing.T) {
 		return nil
 	}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// closeStore closes a store and fails the test on its error, which carries
+// the last background commit's.
+func closeStore(tb testing.TB, db interface{ Close() error }) {
+	tb.Helper()
+	if err := db.Close(); err != nil {
+		tb.Errorf("close the store: %v", err)
 	}
 }

@@ -15,7 +15,7 @@ func checksum(t *testing.T, dir string) uint64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer closeStore(t, db)
 	sum, err := db.Checksum()
 	if err != nil {
 		t.Fatal(err)
@@ -76,5 +76,14 @@ func TestBackupRestore(t *testing.T) {
 	os.WriteFile(junk, []byte("this is not a backup"), 0o644)
 	if code, _, errs := runKG(t, "restore", "--data", filepath.Join(t.TempDir(), "c"), junk); code == 0 {
 		t.Errorf("restore of junk succeeded: %s", errs)
+	}
+}
+
+// closeStore closes a store and fails the test on its error, which carries
+// the last background commit's.
+func closeStore(tb testing.TB, db interface{ Close() error }) {
+	tb.Helper()
+	if err := db.Close(); err != nil {
+		tb.Errorf("close the store: %v", err)
 	}
 }

@@ -62,7 +62,7 @@ func digest(t *testing.T, dir string) graph.Digest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer closeStore(t, db)
 	d, err := graph.NewService(db, nil).Digest(context.Background())
 	if err != nil {
 		t.Fatal(err)

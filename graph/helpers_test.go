@@ -88,3 +88,13 @@ func closeStore(tb testing.TB, db interface{ Close() error }) {
 		tb.Errorf("close the store: %v", err)
 	}
 }
+
+// mustStats is v.Stats; an error fails the test.
+func mustStats(tb testing.TB, v *graph.View) graph.Stats {
+	tb.Helper()
+	st, err := v.Stats()
+	if err != nil {
+		tb.Fatalf("stats: %v", err)
+	}
+	return st
+}

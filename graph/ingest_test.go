@@ -399,7 +399,7 @@ func TestPaperIdentity(t *testing.T) {
 		t.Errorf("warnings: %q", res.Warnings)
 	}
 	v := view(t, svc)
-	st, _ := v.Stats()
+	st := mustStats(t, v)
 	if st.Papers != 5 {
 		t.Errorf("papers: %d, want 5 (On Graphs ×2, Deep Nets ×2, Sparse Codes)", st.Papers)
 	}
@@ -601,7 +601,7 @@ func TestSamePaperAcrossFormats(t *testing.T) {
 		t.Errorf("2603.01234 from Atom and BibTeX: %+v", n)
 	}
 	v := view(t, svc)
-	st, _ := v.Stats()
+	st := mustStats(t, v)
 	// five readable lines, the Atom-only paper, the BibTeX-only one
 	if st.Papers != 5+1+1 {
 		t.Errorf("papers: %d, want 7", st.Papers)
@@ -652,7 +652,7 @@ func TestInitialsMergeWithinCoauthorCircle(t *testing.T) {
 	if a, err := v.AuthorByName("H. Smith"); err != nil || a.Label != "H. Smith" {
 		t.Errorf("ambiguous initials must not merge: %+v %v", a, err)
 	}
-	st, _ := v.Stats()
+	st := mustStats(t, v)
 	// Hinrich, Lis, H. Schütze, Carl Doe, Hans, Heidi, Eve, H. Smith, and
 	// "Sch{\"u}tze, Hinrich" as written (turning names is the BibTeX reader's job)
 	if st.Authors != 9 {

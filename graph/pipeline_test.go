@@ -86,7 +86,7 @@ func TestPipelineCancel(t *testing.T) {
 	}
 	p.Close()
 	v := view(t, svc)
-	st, _ := v.Stats()
+	st := mustStats(t, v)
 	if st.Papers < 1 || st.Papers != written {
 		t.Errorf("%d papers stored, %d reported written", st.Papers, written)
 	}

@@ -23,7 +23,7 @@ func conceptsConsistent(t *testing.T, svc *graph.Service, db interface {
 		t.Fatal(err)
 	}
 	v := view(t, svc)
-	st, _ := v.Stats()
+	st := mustStats(t, v)
 	if st.Concepts != len(ids) {
 		t.Errorf("concept counter %d, concept nodes %d", st.Concepts, len(ids))
 	}
@@ -86,11 +86,11 @@ func TestRecomputeConcepts(t *testing.T) {
 
 	// recompute again: the same graph (concepts get new ids: compare by
 	// identity, not bytes)
-	before, _ := svc.Digest(context.Background())
+	before := mustDigest(t, svc)
 	if _, err := svc.RecomputeConcepts(context.Background(), 1, nil); err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := svc.Digest(context.Background()); d != before {
+	if d := mustDigest(t, svc); d != before {
 		t.Error("second recompute changed the graph")
 	}
 	after := checksum(t, db)

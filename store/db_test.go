@@ -364,9 +364,7 @@ func TestHotCacheFollowsCommits(t *testing.T) {
 			return nil
 		})
 	}
-	a, _ := db.Checksum()
-	b, _ := cached.Checksum()
-	if a != b {
+	if checksum(t, db) != checksum(t, cached) {
 		t.Error("stores with and without the cache differ")
 	}
 }
@@ -631,9 +629,7 @@ func TestAsyncChainReadsTheSame(t *testing.T) {
 	if err := fast.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	a, _ := plain.Checksum()
-	b, _ := fast.Checksum()
-	if a != b {
+	if checksum(t, plain) != checksum(t, fast) {
 		t.Error("the stores differ at the end")
 	}
 }
@@ -761,4 +757,15 @@ func closeStore(tb testing.TB, db interface{ Close() error }) {
 	if err := db.Close(); err != nil {
 		tb.Errorf("close the store: %v", err)
 	}
+}
+
+// checksum is the store's checksum; an error fails the test (two failed
+// checksums must not compare equal).
+func checksum(tb testing.TB, db *store.DB) uint64 {
+	tb.Helper()
+	c, err := db.Checksum()
+	if err != nil {
+		tb.Fatalf("checksum: %v", err)
+	}
+	return c
 }

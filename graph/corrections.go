@@ -303,3 +303,75 @@ func (s *Service) Recluster(ctx context.Context) error {
 	}
 	return s.settlePeople(ctx)
 }
+
+// Correction is a manual correction of a name's people, kept so that
+// every later clustering of the name respects it.
+type Correction struct {
+	Op     string   `json:"op"`               // "split" or "merge"
+	Papers []string `json:"papers"`           // split: the papers made a person of their own; merge: every paper of the merged people
+	Rest   []string `json:"rest,omitempty"`   // split: the papers they were parted from
+	By     string   `json:"by,omitempty"`     // who asked (the request's note), for the record
+	At     string   `json:"at,omitempty"`     // when, RFC 3339
+	Before []string `json:"before,omitempty"` // person ids before the correction, for the record
+}
+
+func corrections(r Reader, block string) ([]Correction, error) {
+	v, err := r.Value(ValCorrections, block)
+	if ErrorCode(err) == NotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var cs []Correction
+	if err := json.Unmarshal(v, &cs); err != nil {
+		return nil, fmt.Errorf("corrections of %q: %w", block, err)
+	}
+	return cs, nil
+}
+
+// constraintsOf turns corrections into clustering constraints; a later
+// correction overrides what an earlier one said about the same papers.
+func constraintsOf(cs []Correction) []Constraint {
+	var out []Constraint
+	for _, c := range cs {
+		switch c.Op {
+		case "merge":
+			in := map[string]bool{}
+			for _, p := range c.Papers {
+				in[p] = true
+			}
+			for i := range out { // earlier splits no longer part these papers
+				if !out[i].Same && hasAny(out[i].A, in) && hasAny(out[i].B, in) {
+					out[i].B = slices.DeleteFunc(slices.Clone(out[i].B), func(p string) bool { return in[p] })
+				}
+			}
+			out = append(out, Constraint{A: c.Papers, Same: true})
+		case "split":
+			in := map[string]bool{}
+			for _, p := range c.Papers {
+				in[p] = true
+			}
+			rest := map[string]bool{}
+			for _, p := range c.Rest {
+				rest[p] = true
+			}
+			var kept []Constraint
+			for _, o := range out { // earlier merges no longer join them
+				if o.Same && hasAny(o.A, in) && hasAny(o.A, rest) {
+					a := slices.DeleteFunc(slices.Clone(o.A), func(p string) bool { return !in[p] })
+					b := slices.DeleteFunc(slices.Clone(o.A), func(p string) bool { return in[p] })
+					kept = append(kept, Constraint{A: a, Same: true}, Constraint{A: b, Same: true})
+					continue
+				}
+				kept = append(kept, o)
+			}
+			out = append(kept, Constraint{A: c.Papers, Same: true}, Constraint{A: c.Papers, B: c.Rest})
+		}
+	}
+	return out
+}
+
+func hasAny(ps []string, in map[string]bool) bool {
+	return slices.ContainsFunc(ps, func(p string) bool { return in[p] })
+}

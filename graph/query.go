@@ -3,7 +3,6 @@ package graph
 import (
 	"cmp"
 	"context"
-	"encoding/base64"
 	"math"
 	"slices"
 	"strings"
@@ -356,92 +355,6 @@ func (v *View) Narrower(c NodeID) ([]*Node, error) {
 	return ns, err
 }
 
-// PaperPage is one page of an ordered paper list.
-type PaperPage struct {
-	Total     int
-	Papers    []*Node
-	Cursors   []string
-	HasNext   bool
-	EndCursor string
-}
-
-// EncodeCursor makes an opaque cursor from a list sort key.
-func EncodeCursor(sortKey []byte) string {
-	return base64.RawURLEncoding.EncodeToString(sortKey)
-}
-
-// DecodeCursor validates an opaque cursor and returns its sort key.
-func DecodeCursor(c string) ([]byte, error) {
-	k, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil || len(k) > 2+48+9 {
-		return nil, Errorf(Invalid, "invalid cursor %q", truncate(c, 64))
-	}
-	if _, ok := paperFromSortKey(k); !ok {
-		return nil, Errorf(Invalid, "invalid cursor %q", truncate(c, 64))
-	}
-	return k, nil
-}
-
-// Papers returns a page of the papers of owner (an author's, a subject's or a
-// concept's), newest first then by title.
-func (v *View) Papers(owner NodeID, first int, after string) (PaperPage, error) {
-	var t EdgeType
-	switch owner.Kind() {
-	case KindAuthor:
-		t = Authored
-	case KindSubject:
-		t = InSubject
-	case KindConcept:
-		t = Mentions
-	default:
-		return PaperPage{}, Errorf(Invalid, "%s has no paper list", owner)
-	}
-	var start []byte
-	if after != "" {
-		k, err := DecodeCursor(after)
-		if err != nil {
-			return PaperPage{}, err
-		}
-		start = k
-	}
-	total, err := v.r.Counter(degreeCounter(owner, t))
-	if err != nil {
-		return PaperPage{}, err
-	}
-	page := PaperPage{Total: int(total)}
-	var keys [][]byte
-	err = v.r.List(owner, t, start, func(k []byte) bool {
-		if len(keys) == first {
-			page.HasNext = true
-			return false
-		}
-		keys = append(keys, slices.Clone(k))
-		return true
-	})
-	if err != nil {
-		return page, err
-	}
-	for _, k := range keys {
-		id, ok := paperFromSortKey(k)
-		if !ok {
-			continue
-		}
-		n, err := v.Node(id)
-		if ErrorCode(err) == NotFound {
-			continue
-		}
-		if err != nil {
-			return page, err
-		}
-		page.Papers = append(page.Papers, n)
-		page.Cursors = append(page.Cursors, EncodeCursor(k))
-	}
-	if len(page.Cursors) > 0 {
-		page.EndCursor = page.Cursors[len(page.Cursors)-1]
-	}
-	return page, nil
-}
-
 // Coauthor is an author who wrote papers with another.
 type Coauthor struct {
 	Author *Node
@@ -541,75 +454,6 @@ func (v *View) Stats() (Stats, error) {
 		s.Edges += int(n)
 	}
 	return s, nil
-}
-
-// CorpusStats returns the document frequencies kept in the store, read from
-// this snapshot. CorpusStats has no error results (ranking is pure), so the
-// first read error is kept: check Err after ranking, and fail rather than
-// use terms scored with a document frequency of 0.
-func (v *View) CorpusStats() *StoreStats { return newStoreStats(v.r, nil) }
-
-// StoreStats are CorpusStats read from a store snapshot or transaction.
-type StoreStats struct {
-	r   Reader
-	err *error // where the first read error is kept
-}
-
-// newStoreStats reads from r and keeps the first read error in *err (nil:
-// a place of its own).
-func newStoreStats(r Reader, err *error) *StoreStats {
-	if err == nil {
-		err = new(error)
-	}
-	return &StoreStats{r: r, err: err}
-}
-
-// Err returns the first error met reading the statistics.
-func (s *StoreStats) Err() error { return *s.err }
-
-func (s *StoreStats) keep(err error) {
-	if err != nil && *s.err == nil {
-		*s.err = err
-	}
-}
-
-func (s *StoreStats) Docs() int {
-	n, err := s.r.Counter(cntPapers)
-	s.keep(err)
-	return int(n)
-}
-
-func (s *StoreStats) DocFreq(key string) int {
-	v, err := s.r.Counter(dfCounter(key))
-	s.keep(err)
-	n, _, _ := decodeDF(v)
-	return int(n)
-}
-
-// Acronym returns the long form a bare acronym stands for: the one most
-// papers that define the acronym define it as, when it is spelled out
-// often enough to be a short form (AcronymSpelledOut).
-func (s *StoreStats) Acronym(short string) (string, bool) {
-	short = SingularAcronym(short)
-	if !AcronymSpelledOut(s, short) {
-		return "", false
-	}
-	keys := AcronymDefKeys(short, "")
-	best, n := "", 0
-	if err := s.r.Terms(IdxAcronymDef, short+" ", func(term string, _ NodeID) bool {
-		name := term[len(short)+1:]
-		if k := s.DocFreq(keys[1] + ConceptKey(name)); k > n || k == n && name < best {
-			best, n = name, k
-		}
-		return true
-	}); err != nil || best == "" {
-		s.keep(err)
-		return "", false
-	}
-	if 2*n <= s.DocFreq(keys[0]) {
-		return "", false // no long form has most of the definitions
-	}
-	return best, true
 }
 
 // idf is the inverse document frequency of a concept over n papers.

@@ -32,8 +32,8 @@ type Params struct {
 	IDFExp float64
 }
 
-// DefaultParams is the tuned setting: `KG_TUNE=1 go test -run TuneParams
-// ./nlp`, one knob at a time over the sum of F@5 and F@10 on Inspec train,
+// DefaultParams is the tuned setting (`KG_TUNE=1 go test -run '^$' -bench
+// TuneParams -benchtime 1x -v ./nlp`), one knob at a time over the sum of F@5 and F@10 on Inspec train,
 // KDD, WWW and SemEval-2010 train (Inspec dev checked, never tuned on).
 // Whole phrases count five times more than spans inside longer ones
 // (SubWeight 0.2): the keys indexers give are whole noun phrases. A title

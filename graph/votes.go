@@ -1,0 +1,197 @@
+// Which terms become concepts: the votes of papers' best key terms and
+// the corpus checks a new concept must pass (doc.go, "Concepts").
+
+package graph
+
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// votable is the key of a term that may vote, "" if it may not: a term
+// the paper uses once is no topic of it; a single common word votes only
+// when the paper is about it: among its five best terms and used three
+// times, or among its ten best and used five times ("skill" in a paper
+// about agent skills, not "gap" in every paper that bridges one).
+func votable(t Term, rank int) string {
+	switch {
+	case t.Fragment:
+		return ""
+	case t.Single && !(rank < voteTopSingle && t.Count >= 3 || t.Count >= 5):
+		return ""
+	case t.Count < 2 && !t.Introduced:
+		return ""
+	}
+	return ConceptKey(t.Name)
+}
+
+// vote moves a paper's key-term votes from its old terms to its new ones;
+// a term reaching two votes, or one the paper introduces, becomes a
+// concept, and every paper that used it before is linked to it. Replaying
+// the same terms changes nothing.
+func (w *writer) vote(p NodeID, oldR, cur Ranking) error {
+	gone := map[string]bool{}
+	if oldR != nil {
+		for i, t := range oldR.Top(voteTop) {
+			if k := votable(t, i); k != "" {
+				gone[k] = true
+			}
+		}
+	}
+	var added []int
+	terms := cur.Top(voteTop)
+	for i, t := range terms {
+		k := votable(t, i)
+		if k == "" {
+			continue
+		}
+		if gone[k] {
+			delete(gone, k)
+			continue
+		}
+		added = append(added, i)
+	}
+	for _, k := range slices.Sorted(maps.Keys(gone)) {
+		if n, err := w.tx.Counter(voteCounter(k)); err != nil {
+			return err
+		} else if n > 0 {
+			if _, err := w.tx.AddCounter(voteCounter(k), -1); err != nil {
+				return err
+			}
+		}
+	}
+	for _, i := range added {
+		t := terms[i]
+		n, err := w.tx.AddCounter(voteCounter(ConceptKey(t.Name)), 1)
+		if err != nil {
+			return err
+		}
+		if w.tally != nil {
+			w.tally.add(t, i < introducedTop)
+			continue
+		}
+		introduced := t.Introduced && i < introducedTop
+		if n < 2 && !introduced {
+			continue
+		}
+		if ok, err := w.supported(t, introduced); err != nil {
+			return err
+		} else if !ok {
+			continue
+		}
+		if _, _, err := w.concept(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// supported reports whether the corpus supports a term that has its
+// votes as a new concept: not a one-word term found to be a modifier, not
+// the front of a longer term. A concept that exists is always supported.
+func (w *writer) supported(t Term, introduced bool) (bool, error) {
+	key := ConceptKey(t.Name)
+	if key == "" || isOneAcronym(t.Name) {
+		return true, nil
+	}
+	if _, err := w.tx.Lookup(IdxConcept, key); err == nil {
+		return true, nil
+	} else if ErrorCode(err) != NotFound {
+		return false, err
+	}
+	if oneWord(t.Name) {
+		if n, err := w.tx.Counter(rejectedCounter(key)); err != nil || n > 0 {
+			return false, err
+		}
+	}
+	if introduced || len(t.Aliases) > 0 || !strings.ContainsAny(t.Name, " -") {
+		return true, nil
+	}
+	if w.vocab == nil {
+		w.vocab = vocabularyOf(w.svc.store)
+	}
+	front, err := frontOfLonger(newTxStats(w), key, w.vocab)
+	return !front, err
+}
+
+// frontOfLonger reports whether a term of several words (or a hyphenated
+// word) is mostly the front of a longer term: some candidate term that
+// starts with it is used in frontRatio times the papers that use it on
+// its own or at the end of a phrase. "large language" (48 papers) is the
+// front of "large language model" (13,745), "named entity" of "named
+// entity recognition", "vision-language" of "vision-language model":
+// C-value's nested terms. A tagger's slip ("Large Language and Vision
+// Models") makes such a front a key term of a few papers; it is no
+// concept. (Keys join words without spaces, so a longer key may also be a
+// longer word: one-word terms are left to rejectModifiers.)
+//
+// A term that keeps its votes is checked again at each vote: the longer
+// term found is kept (vocabulary.fronts), so that the next check reads two
+// counters instead of every longer term.
+func frontOfLonger(stats txStats, key string, v *vocabulary) (bool, error) {
+	n, err := stats.docFreq(key)
+	if err != nil || n == 0 {
+		return false, err
+	}
+	isFront := func(c int64) bool { return float64(c) >= frontRatio*float64(n) }
+	if longer, ok := v.fronts[key]; ok {
+		if c, err := stats.docFreq(longer); err != nil || isFront(c) {
+			return err == nil, err
+		}
+	}
+	front, seen := false, 0
+	err = stats.w.tx.Counters(dfCounter(key), func(name string, val int64) bool {
+		if seen++; len(name) == len(dfCounter(key)) {
+			return true
+		}
+		c, _, _ := decodeDF(val)
+		if front = isFront(c); front {
+			if v.fronts == nil {
+				v.fronts = map[string]string{}
+			}
+			v.fronts[key] = strings.TrimPrefix(name, "df/")
+		}
+		return !front && seen < frontScanMax
+	})
+	return front, err
+}
+
+// voteTally collects a recompute's votes, so that concepts are made once
+// every paper has voted, each named by the form most of its voters wrote
+// ("retrieval-augmented generation" over "retrieval augmented
+// generation"), whatever order the papers came in.
+type voteTally map[string]*tallied
+
+type tallied struct {
+	votes      int
+	introduced bool
+	names      map[string]int
+	aliases    map[string]bool
+}
+
+func (v voteTally) add(t Term, top bool) {
+	k := ConceptKey(t.Name)
+	x := v[k]
+	if x == nil {
+		x = &tallied{names: map[string]int{}, aliases: map[string]bool{}}
+		v[k] = x
+	}
+	x.votes++
+	x.introduced = x.introduced || t.Introduced && top
+	x.names[t.Name]++
+	for _, a := range t.Aliases {
+		x.aliases[a] = true
+	}
+}
+
+// term is what a tallied key becomes: its most written name, its aliases.
+func (x *tallied) term() Term {
+	best, n := "", 0
+	for name, k := range x.names {
+		if k > n || k == n && name < best {
+			best, n = name, k
+		}
+	}
+	return Term{Name: best, Aliases: slices.Sorted(maps.Keys(x.aliases))}
+}

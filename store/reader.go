@@ -1,0 +1,354 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/researchkg/kg/graph"
+)
+
+// Read opens a read-only snapshot.
+func (db *DB) Read(ctx context.Context) (graph.Reader, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	r := &reader{txn: db.bdb.NewTransaction(false)}
+	if db.readOnly {
+		// Nothing commits to a read-only store, so the values the cache
+		// holds are those of every snapshot: queries read through it (a
+		// co-author list and its twenty names at a map lookup each instead
+		// of a walk of the LSM tree's levels). A store that takes writes
+		// keeps the cache to its write transactions: a snapshot must not
+		// see a value committed after it was taken.
+		r.hot = db.hot
+	}
+	return r, nil
+}
+
+// reader reads a Badger snapshot; in a write transaction, under the
+// transaction's own writes (over) and through the hot cache.
+//
+// Values returned by get must not be modified: they may be shared.
+type reader struct {
+	txn    *badger.Txn
+	over   *overlay   // set in write transactions
+	hot    *hotCache  // set in write transactions that may use it
+	filter *keyFilter // likewise
+	misses *int       // counts reads that found nothing (DB.misses)
+}
+
+func (r *reader) Close() { r.txn.Discard() }
+
+func (r *reader) get(k []byte) ([]byte, error) {
+	if r.over != nil { // a write transaction: its own writes first
+		if p, ok := r.over.lookup(k); ok {
+			if p.del {
+				return nil, graph.ErrNotFound
+			}
+			return p.val, nil
+		}
+	}
+	if r.over != nil && !r.over.inSnapshot(k) {
+		return nil, graph.ErrNotFound
+	}
+	if r.filter != nil && r.filter.covers(k) && !r.filter.mayContain(k) {
+		return nil, graph.ErrNotFound
+	}
+	hot := r.hot != nil && cacheable(k)
+	if hot {
+		if v, ok := r.hot.get(k); ok {
+			return v, nil
+		}
+	}
+	item, err := r.txn.Get(k)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		if r.misses != nil && filtered(k) { // misses the filter would answer
+			*r.misses++
+		}
+		return nil, graph.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	v, err := item.ValueCopy(nil)
+	if hot && err == nil {
+		r.hot.put(k, v) // committed: the snapshot is the latest commit
+	}
+	return v, err
+}
+
+func (r *reader) Node(id graph.NodeID) (graph.Node, error) {
+	v, err := r.get(nodeKey(id))
+	if err != nil {
+		return graph.Node{}, err
+	}
+	var n graph.Node
+	if err := json.Unmarshal(v, &n); err != nil {
+		return graph.Node{}, fmt.Errorf("decode node %s: %w", id, err)
+	}
+	n.ID = id
+	return n, nil
+}
+
+func (r *reader) Abstracts(id graph.NodeID) ([]string, error) {
+	v, err := r.get(textKey(id))
+	if errors.Is(err, graph.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	if err := json.Unmarshal(v, &out); err != nil {
+		return nil, fmt.Errorf("decode abstracts of %s: %w", id, err)
+	}
+	return out, nil
+}
+
+func (r *reader) Lookup(ns graph.Index, key string) (graph.NodeID, error) {
+	v, err := r.get(lookupKey(ns, key))
+	if err != nil {
+		return 0, err
+	}
+	if len(v) != 8 {
+		return 0, fmt.Errorf("lookup %d %q: malformed value", ns, key)
+	}
+	return graph.NodeID(binary.BigEndian.Uint64(v)), nil
+}
+
+func decodeWeight(v []byte) float64 {
+	if len(v) != 8 {
+		return 0
+	}
+	return math.Float64frombits(binary.BigEndian.Uint64(v))
+}
+
+func encodeWeight(w float64) []byte {
+	if w == 0 {
+		return nil
+	}
+	return binary.BigEndian.AppendUint64(nil, math.Float64bits(w))
+}
+
+// valued is what a scan callback may ask of an entry: *badger.Item, or a
+// pending write of this transaction.
+type valued interface {
+	ValueSize() int64
+	Value(fn func([]byte) error) error
+}
+
+// scan iterates keys with a prefix, starting at start (or the prefix). In a
+// write transaction it merges a read snapshot with the transaction's own
+// pending writes (see overlay).
+func (r *reader) scan(prefix, start []byte, values bool, fn func(k []byte, item valued) (bool, error)) error {
+	if r.over != nil {
+		inSnap := r.over.inSnapshot(prefix) &&
+			!(r.filter != nil && r.filter.coversScan(prefix) && !r.filter.mayContain(prefix))
+		return r.over.scan(prefix, start, values, inSnap, fn)
+	}
+	opts := badger.DefaultIteratorOptions
+	opts.PrefetchValues = values
+	opts.Prefix = prefix
+	if !values {
+		opts.PrefetchSize = 0
+	}
+	it := r.txn.NewIterator(opts)
+	defer it.Close()
+	if start == nil {
+		start = prefix
+	}
+	for it.Seek(start); it.ValidForPrefix(prefix); it.Next() {
+		item := it.Item()
+		more, err := fn(item.Key(), item)
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *reader) Edges(id graph.NodeID, t graph.EdgeType, dir graph.Direction, fn func(graph.NodeID, float64) bool) error {
+	return r.scanEdges(edgePrefix(dirPrefix(dir), id, t), func(_ graph.EdgeType, o graph.NodeID, w float64) bool {
+		return fn(o, w)
+	})
+}
+
+func (r *reader) AllEdges(id graph.NodeID, dir graph.Direction, fn func(graph.EdgeType, graph.NodeID, float64) bool) error {
+	return r.scanEdges(edgePrefix(dirPrefix(dir), id, 0)[:9], fn)
+}
+
+func dirPrefix(dir graph.Direction) byte {
+	if dir == graph.In {
+		return pIn
+	}
+	return pOut
+}
+
+// scanEdges visits the edge keys under prefix with their weights.
+func (r *reader) scanEdges(prefix []byte, fn func(graph.EdgeType, graph.NodeID, float64) bool) error {
+	return r.scan(prefix, nil, true, func(k []byte, item valued) (bool, error) {
+		other, err := parseEdgeKey(k)
+		if err != nil {
+			return false, err
+		}
+		var w float64
+		if item.ValueSize() > 0 {
+			if err := item.Value(func(v []byte) error { w = decodeWeight(v); return nil }); err != nil {
+				return false, err
+			}
+		}
+		return fn(graph.EdgeType(k[9]), other, w), nil
+	})
+}
+
+func (r *reader) Edge(src graph.NodeID, t graph.EdgeType, dst graph.NodeID) (float64, bool, error) {
+	v, err := r.get(edgeKey(pOut, src, t, dst))
+	if errors.Is(err, graph.ErrNotFound) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return decodeWeight(v), true, nil
+}
+
+func (r *reader) List(owner graph.NodeID, t graph.EdgeType, after []byte, fn func([]byte) bool) error {
+	prefix := listKey(owner, t, nil)
+	var start []byte
+	if after != nil {
+		// the first key strictly after prefix+after
+		start = append(listKey(owner, t, after), 0)
+	}
+	return r.scan(prefix, start, false, func(k []byte, _ valued) (bool, error) {
+		return fn(k[len(prefix):]), nil
+	})
+}
+
+func (r *reader) Pairs(t graph.EdgeType, a graph.NodeID, fn func(graph.NodeID, int64) bool) error {
+	prefix := pairKey(t, a, 0)[:10]
+	return r.scan(prefix, nil, true, func(k []byte, item valued) (bool, error) {
+		b, err := parsePairKey(k)
+		if err != nil {
+			return false, err
+		}
+		var n int64
+		if err := item.Value(func(v []byte) error { n = decodeInt(v); return nil }); err != nil {
+			return false, err
+		}
+		return fn(b, n), nil
+	})
+}
+
+func (r *reader) AllPairs(t graph.EdgeType, fn func(a, b graph.NodeID, n int64) bool) error {
+	prefix := []byte{pPair, byte(t)}
+	return r.scan(prefix, nil, true, func(k []byte, item valued) (bool, error) {
+		b, err := parsePairKey(k)
+		if err != nil {
+			return false, err
+		}
+		a := graph.NodeID(binary.BigEndian.Uint64(k[2:10]))
+		if a >= b {
+			return true, nil // the mirror of a pair visited as (b, a)
+		}
+		var n int64
+		if err := item.Value(func(v []byte) error { n = decodeInt(v); return nil }); err != nil {
+			return false, err
+		}
+		return fn(a, b, n), nil
+	})
+}
+
+func (r *reader) KindEdges(kind graph.Kind, t graph.EdgeType, fn func(src, dst graph.NodeID, w float64) bool) error {
+	prefix := []byte{pOut, byte(kind)} // the kind is the id's top byte
+	return r.scan(prefix, nil, true, func(k []byte, item valued) (bool, error) {
+		dst, err := parseEdgeKey(k)
+		if err != nil || graph.EdgeType(k[9]) != t {
+			return err == nil, err
+		}
+		var w float64
+		if item.ValueSize() > 0 {
+			if err := item.Value(func(v []byte) error { w = decodeWeight(v); return nil }); err != nil {
+				return false, err
+			}
+		}
+		return fn(graph.NodeID(binary.BigEndian.Uint64(k[1:9])), dst, w), nil
+	})
+}
+
+func (r *reader) Pair(t graph.EdgeType, a, b graph.NodeID) (int64, error) {
+	v, err := r.get(pairKey(t, a, b))
+	if errors.Is(err, graph.ErrNotFound) {
+		return 0, nil
+	}
+	return decodeInt(v), err
+}
+
+func (r *reader) Counters(prefix string, fn func(string, int64) bool) error {
+	return r.scan(counterKey(prefix), nil, true, func(k []byte, item valued) (bool, error) {
+		var n int64
+		if err := item.Value(func(v []byte) error { n = decodeInt(v); return nil }); err != nil {
+			return false, err
+		}
+		return fn(string(k[1:]), n), nil
+	})
+}
+
+func (r *reader) Counter(name string) (int64, error) {
+	v, err := r.get(counterKey(name))
+	if errors.Is(err, graph.ErrNotFound) {
+		return 0, nil
+	}
+	return decodeInt(v), err
+}
+
+func (r *reader) NodeIDs(k graph.Kind, after graph.NodeID, fn func(graph.NodeID) bool) error {
+	prefix := []byte{pNode, byte(k)}
+	var start []byte
+	if after != 0 {
+		start = append(nodeKey(after), 0)
+	}
+	return r.scan(prefix, start, false, func(key []byte, _ valued) (bool, error) {
+		if len(key) != 9 {
+			return false, errBadKey
+		}
+		return fn(graph.NodeID(binary.BigEndian.Uint64(key[1:]))), nil
+	})
+}
+
+func (r *reader) Terms(ns graph.Index, prefix string, fn func(string, graph.NodeID) bool) error {
+	return r.scan(termPrefix(ns, prefix), nil, false, func(k []byte, _ valued) (bool, error) {
+		term, id, err := parseTermKey(k)
+		if err != nil {
+			return false, err
+		}
+		return fn(term, id), nil
+	})
+}
+
+func (r *reader) Value(ns graph.Index, key string) ([]byte, error) {
+	return r.get(valueKey(ns, key))
+}
+
+func (r *reader) Values(ns graph.Index, prefix string, fn func(key string, v []byte) bool) error {
+	return r.scan(valueKey(ns, prefix), nil, true, func(k []byte, item valued) (bool, error) {
+		var v []byte
+		if err := item.Value(func(b []byte) error { v = slices.Clone(b); return nil }); err != nil {
+			return false, err
+		}
+		return fn(string(k[2:]), v), nil
+	})
+}
+
+func decodeInt(v []byte) int64 {
+	if len(v) != 8 {
+		return 0
+	}
+	return int64(binary.BigEndian.Uint64(v))
+}

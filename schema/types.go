@@ -1,8 +1,6 @@
 package schema
 
 import (
-	"errors"
-
 	"github.com/graphql-go/graphql"
 
 	"github.com/researchkg/kg/graph"
@@ -15,8 +13,39 @@ type coauthorVal struct {
 	c  graph.Coauthor
 }
 
+// types are the schema's object types, built by one constructor per
+// group; fields that name a type built later resolve it through a thunk.
+type types struct {
+	kind                            *graphql.Enum
+	node                            *graphql.Interface
+	idField, kindField, labelField  *graphql.Field
+	papersField                     *graphql.Field // an owner's papers, a page at a time
+	paper, author, subject, concept *graphql.Object
+	repo, org                       *graphql.Object
+	pageInfo, paperEdge, paperConn  *graphql.Object
+	weighted, coauthor, related     *graphql.Object
+	hit, edge, subgraph, stats      *graphql.Object
+	report                          *graphql.Object
+}
+
 func build() (graphql.Schema, error) {
-	kindEnum := graphql.NewEnum(graphql.EnumConfig{
+	t := &types{}
+	t.buildNodes()
+	t.buildPages()
+	t.buildAuthors()
+	t.buildPapers()
+	t.buildVocabulary()
+	t.buildViews()
+	return graphql.NewSchema(graphql.SchemaConfig{
+		Query:    t.queryType(),
+		Mutation: t.mutationType(),
+		Types:    []graphql.Type{t.paper, t.author, t.subject, t.concept, t.repo, t.org},
+	})
+}
+
+// buildNodes: the Kind enum, the Node interface and its fields.
+func (t *types) buildNodes() {
+	t.kind = graphql.NewEnum(graphql.EnumConfig{
 		Name:        "Kind",
 		Description: "The kind of a node.",
 		Values: graphql.EnumValueConfigMap{
@@ -28,11 +57,11 @@ func build() (graphql.Schema, error) {
 			"ORGANIZATION": {Value: graph.KindOrganization},
 		},
 	})
-	idField := &graphql.Field{Type: graphql.NewNonNull(graphql.ID), Description: "Opaque, stable id.",
+	t.idField = &graphql.Field{Type: graphql.NewNonNull(graphql.ID), Description: "Opaque, stable id.",
 		Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).ID.String(), nil }}
-	kindField := &graphql.Field{Type: graphql.NewNonNull(kindEnum), Description: "What the node is.",
+	t.kindField = &graphql.Field{Type: graphql.NewNonNull(t.kind), Description: "What the node is.",
 		Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).Kind(), nil }}
-	labelField := &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "What a person reads: title, name, code or URL; for people who share a name, the name with what tells them apart (\"Yang Liu (cs.CV; with Wei Zhang)\").",
+	t.labelField = &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "What a person reads: title, name, code or URL; for people who share a name, the name with what tells them apart (\"Yang Liu (cs.CV; with Wei Zhang)\").",
 		Resolve: safe(func(p graphql.ResolveParams) (any, error) {
 			n := node(p)
 			if n.Kind() != graph.KindAuthor {
@@ -44,20 +73,10 @@ func build() (graphql.Schema, error) {
 			}
 			return v.PersonLabel(n)
 		})}
-	labelAs := func(desc string) *graphql.Field {
-		return &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: desc,
-			Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).Label, nil }}
-	}
-	nodeFields := func(extra graphql.Fields) graphql.Fields {
-		extra["id"], extra["kind"], extra["label"] = idField, kindField, labelField
-		return extra
-	}
-
-	var paperT, authorT, subjectT, conceptT, repoT, orgT *graphql.Object
-	nodeI := graphql.NewInterface(graphql.InterfaceConfig{
+	t.node = graphql.NewInterface(graphql.InterfaceConfig{
 		Name:        "Node",
 		Description: "Anything in the graph.",
-		Fields:      graphql.Fields{"id": idField, "kind": kindField, "label": labelField},
+		Fields:      graphql.Fields{"id": t.idField, "kind": t.kindField, "label": t.labelField},
 		ResolveType: func(p graphql.ResolveTypeParams) *graphql.Object {
 			n, _ := p.Value.(*graph.Node)
 			if n == nil {
@@ -65,30 +84,53 @@ func build() (graphql.Schema, error) {
 			}
 			switch n.Kind() {
 			case graph.KindPaper:
-				return paperT
+				return t.paper
 			case graph.KindAuthor:
-				return authorT
+				return t.author
 			case graph.KindSubject:
-				return subjectT
+				return t.subject
 			case graph.KindConcept:
-				return conceptT
+				return t.concept
 			case graph.KindRepository:
-				return repoT
+				return t.repo
 			case graph.KindOrganization:
-				return orgT
+				return t.org
 			}
 			return nil
 		},
 	})
-	firstArgs := func(def int) graphql.FieldConfigArgument {
-		return graphql.FieldConfigArgument{"first": {Type: graphql.Int, DefaultValue: def}}
-	}
+}
+
+func labelAs(desc string) *graphql.Field {
+	return &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: desc,
+		Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).Label, nil }}
+}
+
+// nodeFields adds the Node interface's fields to a type's own.
+func (t *types) nodeFields(extra graphql.Fields) graphql.Fields {
+	extra["id"], extra["kind"], extra["label"] = t.idField, t.kindField, t.labelField
+	return extra
+}
+
+func firstArgs(def int) graphql.FieldConfigArgument {
+	return graphql.FieldConfigArgument{"first": {Type: graphql.Int, DefaultValue: def}}
+}
+
+// edgeVal is a PaperEdge.
+type edgeVal struct {
+	cursor string
+	node   *graph.Node
+}
+
+// buildPages: PageInfo, PaperEdge, PaperConnection, and the papers field
+// of authors, concepts and subjects.
+func (t *types) buildPages() {
 	pageArgs := graphql.FieldConfigArgument{
 		"first": {Type: graphql.Int, DefaultValue: graph.DefaultFirst, Description: "At most 100."},
 		"after": {Type: graphql.String, Description: "endCursor of the previous page."},
 	}
 
-	pageInfoT := graphql.NewObject(graphql.ObjectConfig{Name: "PageInfo", Fields: graphql.Fields{
+	t.pageInfo = graphql.NewObject(graphql.ObjectConfig{Name: "PageInfo", Fields: graphql.Fields{
 		"hasNextPage": {Type: graphql.NewNonNull(graphql.Boolean), Resolve: func(p graphql.ResolveParams) (any, error) {
 			return p.Source.(graph.PaperPage).HasNext, nil
 		}},
@@ -99,22 +141,17 @@ func build() (graphql.Schema, error) {
 			return nil, nil
 		}},
 	}})
-	type edgeVal struct {
-		cursor string
-		node   *graph.Node
-	}
-	var paperEdgeT, paperConnT *graphql.Object
-	paperEdgeT = graphql.NewObject(graphql.ObjectConfig{Name: "PaperEdge", Fields: graphql.FieldsThunk(func() graphql.Fields {
+	t.paperEdge = graphql.NewObject(graphql.ObjectConfig{Name: "PaperEdge", Fields: graphql.FieldsThunk(func() graphql.Fields {
 		return graphql.Fields{
 			"cursor": {Type: graphql.NewNonNull(graphql.String), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(edgeVal).cursor, nil }},
-			"node":   {Type: graphql.NewNonNull(paperT), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(edgeVal).node, nil }},
+			"node":   {Type: graphql.NewNonNull(t.paper), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(edgeVal).node, nil }},
 		}
 	})})
-	paperConnT = graphql.NewObject(graphql.ObjectConfig{Name: "PaperConnection", Fields: graphql.FieldsThunk(func() graphql.Fields {
+	t.paperConn = graphql.NewObject(graphql.ObjectConfig{Name: "PaperConnection", Fields: graphql.FieldsThunk(func() graphql.Fields {
 		return graphql.Fields{
 			"totalCount": {Type: graphql.NewNonNull(graphql.Int), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.PaperPage).Total, nil }},
-			"nodes":      {Type: nnList(paperT), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.PaperPage).Papers, nil }},
-			"edges": {Type: nnList(paperEdgeT), Resolve: func(p graphql.ResolveParams) (any, error) {
+			"nodes":      {Type: nnList(t.paper), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.PaperPage).Papers, nil }},
+			"edges": {Type: nnList(t.paperEdge), Resolve: func(p graphql.ResolveParams) (any, error) {
 				pg := p.Source.(graph.PaperPage)
 				out := make([]edgeVal, len(pg.Papers))
 				for i := range pg.Papers {
@@ -122,10 +159,10 @@ func build() (graphql.Schema, error) {
 				}
 				return out, nil
 			}},
-			"pageInfo": {Type: graphql.NewNonNull(pageInfoT), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source, nil }},
+			"pageInfo": {Type: graphql.NewNonNull(t.pageInfo), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source, nil }},
 		}
 	})})
-	papersField := &graphql.Field{Type: graphql.NewNonNull(paperConnT), Args: pageArgs,
+	t.papersField = &graphql.Field{Type: graphql.NewNonNull(t.paperConn), Args: pageArgs,
 		Description: "Papers, newest first, then by title.",
 		Resolve: safe(func(p graphql.ResolveParams) (any, error) {
 			v, err := viewOf(p)
@@ -139,42 +176,46 @@ func build() (graphql.Schema, error) {
 			after, _ := strArg(p, "after")
 			return v.Papers(node(p).ID, first, after)
 		})}
+}
 
-	weightedT := graphql.NewObject(graphql.ObjectConfig{Name: "WeightedConcept", Fields: graphql.FieldsThunk(func() graphql.Fields {
+func viewList(fn func(v *graph.View, n *graph.Node) (any, error)) graphql.FieldResolveFn {
+	return safe(func(p graphql.ResolveParams) (any, error) {
+		v, err := viewOf(p)
+		if err != nil {
+			return nil, err
+		}
+		return fn(v, node(p))
+	})
+}
+
+func viewFirst(def, maxN int, fn func(v *graph.View, n *graph.Node, first int) (any, error)) graphql.FieldResolveFn {
+	return safe(func(p graphql.ResolveParams) (any, error) {
+		v, err := viewOf(p)
+		if err != nil {
+			return nil, err
+		}
+		first, err := firstArg(p, def, maxN)
+		if err != nil {
+			return nil, err
+		}
+		return fn(v, node(p), first)
+	})
+}
+
+// buildAuthors: WeightedConcept, Coauthor, Author.
+func (t *types) buildAuthors() {
+	t.weighted = graphql.NewObject(graphql.ObjectConfig{Name: "WeightedConcept", Fields: graphql.FieldsThunk(func() graphql.Fields {
 		return graphql.Fields{
-			"concept": {Type: graphql.NewNonNull(conceptT), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Weighted).Node, nil }},
+			"concept": {Type: graphql.NewNonNull(t.concept), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Weighted).Node, nil }},
 			"weight":  {Type: graphql.NewNonNull(graphql.Float), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Weighted).Weight, nil }},
 		}
 	})})
-	viewList := func(fn func(v *graph.View, n *graph.Node) (any, error)) graphql.FieldResolveFn {
-		return safe(func(p graphql.ResolveParams) (any, error) {
-			v, err := viewOf(p)
-			if err != nil {
-				return nil, err
-			}
-			return fn(v, node(p))
-		})
-	}
-	viewFirst := func(def, maxN int, fn func(v *graph.View, n *graph.Node, first int) (any, error)) graphql.FieldResolveFn {
-		return safe(func(p graphql.ResolveParams) (any, error) {
-			v, err := viewOf(p)
-			if err != nil {
-				return nil, err
-			}
-			first, err := firstArg(p, def, maxN)
-			if err != nil {
-				return nil, err
-			}
-			return fn(v, node(p), first)
-		})
-	}
-
-	coauthorT := graphql.NewObject(graphql.ObjectConfig{Name: "Coauthor", Fields: graphql.FieldsThunk(func() graphql.Fields {
+	t.coauthor = graphql.NewObject(graphql.ObjectConfig{Name: "Coauthor", Fields: graphql.FieldsThunk(func() graphql.Fields {
 		return graphql.Fields{
-			"author": {Type: graphql.NewNonNull(authorT), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(coauthorVal).c.Author, nil }},
+			"author": {Type: graphql.NewNonNull(t.author), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(coauthorVal).c.Author, nil }},
 			"weight": {Type: graphql.NewNonNull(graphql.Int), Description: "Number of papers written together.",
 				Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(coauthorVal).c.Weight, nil }},
-			"sharedPapers": {Type: nnList(paperT), Description: "The papers written together, newest first.",
+			"sharedPapers": {Type: nnList(t.paper), Description: "The papers written together, newest first.",
 				Resolve: safe(func(p graphql.ResolveParams) (any, error) {
 					v, err := viewOf(p)
 					if err != nil {
@@ -186,14 +227,14 @@ func build() (graphql.Schema, error) {
 		}
 	})})
 
-	authorT = graphql.NewObject(graphql.ObjectConfig{Name: "Author", Interfaces: []*graphql.Interface{nodeI},
+	t.author = graphql.NewObject(graphql.ObjectConfig{Name: "Author", Interfaces: []*graphql.Interface{t.node},
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
-			return nodeFields(graphql.Fields{
+			return t.nodeFields(graphql.Fields{
 				"name": labelAs("Full name as first seen."),
 				"aliases": {Type: nnList(graphql.String), Description: "Other spellings seen.",
 					Resolve: func(p graphql.ResolveParams) (any, error) { return nonNil(node(p).Aliases), nil }},
-				"papers": papersField,
-				"coauthors": {Type: nnList(coauthorT), Args: firstArgs(graph.DefaultFirst),
+				"papers": t.papersField,
+				"coauthors": {Type: nnList(t.coauthor), Args: firstArgs(graph.DefaultFirst),
 					Description: "By number of shared papers, then name.",
 					Resolve: viewFirst(graph.DefaultFirst, graph.MaxFirst, func(v *graph.View, n *graph.Node, first int) (any, error) {
 						cs, err := v.CoAuthors(n.ID, first)
@@ -220,27 +261,30 @@ func build() (graphql.Schema, error) {
 						d, err := v.Disambiguation(node(p).ID)
 						return nilIfEmpty(d), err
 					})},
-				"concepts": {Type: nnList(weightedT), Args: firstArgs(graph.DefaultFirst),
+				"concepts": {Type: nnList(t.weighted), Args: firstArgs(graph.DefaultFirst),
 					Description: "Concepts of the author's papers, weighted by summed scores.",
 					Resolve: viewFirst(graph.DefaultFirst, graph.MaxFirst, func(v *graph.View, n *graph.Node, first int) (any, error) {
 						return v.AuthorConcepts(n.ID, first)
 					})},
 			})
 		})})
+}
 
-	relatedT := graphql.NewObject(graphql.ObjectConfig{Name: "RelatedPaper", Fields: graphql.FieldsThunk(func() graphql.Fields {
+// buildPapers: RelatedPaper, Paper.
+func (t *types) buildPapers() {
+	t.related = graphql.NewObject(graphql.ObjectConfig{Name: "RelatedPaper", Fields: graphql.FieldsThunk(func() graphql.Fields {
 		return graphql.Fields{
-			"paper":          {Type: graphql.NewNonNull(paperT), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).Paper, nil }},
+			"paper":          {Type: graphql.NewNonNull(t.paper), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).Paper, nil }},
 			"score":          {Type: graphql.NewNonNull(graphql.Float), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).Score, nil }},
-			"sharedConcepts": {Type: nnList(conceptT), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).SharedConcepts, nil }},
-			"sharedAuthors":  {Type: nnList(authorT), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).SharedAuthors, nil }},
-			"sharedSubjects": {Type: nnList(subjectT), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).SharedSubjects, nil }},
+			"sharedConcepts": {Type: nnList(t.concept), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).SharedConcepts, nil }},
+			"sharedAuthors":  {Type: nnList(t.author), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).SharedAuthors, nil }},
+			"sharedSubjects": {Type: nnList(t.subject), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).SharedSubjects, nil }},
 		}
 	})})
 
-	paperT = graphql.NewObject(graphql.ObjectConfig{Name: "Paper", Interfaces: []*graphql.Interface{nodeI},
+	t.paper = graphql.NewObject(graphql.ObjectConfig{Name: "Paper", Interfaces: []*graphql.Interface{t.node},
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
-			return nodeFields(graphql.Fields{
+			return t.nodeFields(graphql.Fields{
 				"title": labelAs("Title as readable text (LaTeX rendered)."),
 				"abstract": {Type: graphql.String, Description: "The first abstract seen.",
 					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) {
@@ -263,17 +307,17 @@ func build() (graphql.Schema, error) {
 					}
 					return nil, nil
 				}},
-				"subjects": {Type: nnList(subjectT), Description: "Primary first.",
+				"subjects": {Type: nnList(t.subject), Description: "Primary first.",
 					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) { return v.PaperSubjects(n.ID) })},
-				"authors": {Type: nnList(authorT), Description: "In byline order.",
+				"authors": {Type: nnList(t.author), Description: "In byline order.",
 					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) { return v.PaperAuthors(n.ID) })},
-				"concepts": {Type: nnList(weightedT), Args: firstArgs(graph.DefaultFirst), Description: "By descending score.",
+				"concepts": {Type: nnList(t.weighted), Args: firstArgs(graph.DefaultFirst), Description: "By descending score.",
 					Resolve: viewFirst(graph.DefaultFirst, graph.MaxFirst, func(v *graph.View, n *graph.Node, first int) (any, error) {
 						return v.PaperConcepts(n.ID, first)
 					})},
-				"repositories": {Type: nnList(repoT),
+				"repositories": {Type: nnList(t.repo),
 					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) { return v.PaperRepositories(n.ID) })},
-				"related": {Type: nnList(relatedT), Args: firstArgs(graph.DefaultFirst),
+				"related": {Type: nnList(t.related), Args: firstArgs(graph.DefaultFirst),
 					Description: "Papers sharing concepts, authors and subjects, by score, with the reasons.",
 					Resolve: viewFirst(graph.DefaultFirst, graph.MaxFirst, func(v *graph.View, n *graph.Node, first int) (any, error) {
 						return v.RelatedPapers(n.ID, first)
@@ -288,19 +332,22 @@ func build() (graphql.Schema, error) {
 					Resolve: func(p graphql.ResolveParams) (any, error) { return nonNil(node(p).Sources), nil }},
 			})
 		})})
+}
 
-	conceptT = graphql.NewObject(graphql.ObjectConfig{Name: "Concept", Interfaces: []*graphql.Interface{nodeI},
+// buildVocabulary: Concept, Subject, Repository, Organization.
+func (t *types) buildVocabulary() {
+	t.concept = graphql.NewObject(graphql.ObjectConfig{Name: "Concept", Interfaces: []*graphql.Interface{t.node},
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
-			return nodeFields(graphql.Fields{
+			return t.nodeFields(graphql.Fields{
 				"name": labelAs("Canonical name."),
 				"aliases": {Type: nnList(graphql.String), Description: "Acronyms and other forms.",
 					Resolve: func(p graphql.ResolveParams) (any, error) { return nonNil(node(p).Aliases), nil }},
-				"papers": papersField,
-				"broader": {Type: nnList(conceptT),
+				"papers": t.papersField,
+				"broader": {Type: nnList(t.concept),
 					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) { return v.Broader(n.ID) })},
-				"narrower": {Type: nnList(conceptT),
+				"narrower": {Type: nnList(t.concept),
 					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) { return v.Narrower(n.ID) })},
-				"related": {Type: nnList(weightedT), Args: firstArgs(graph.DefaultFirst),
+				"related": {Type: nnList(t.weighted), Args: firstArgs(graph.DefaultFirst),
 					Description: "Co-occurring concepts; weight = both / sqrt(papers(this) · papers(other)), the Ochiai coefficient in (0, 1].",
 					Resolve: viewFirst(graph.DefaultFirst, graph.MaxFirst, func(v *graph.View, n *graph.Node, first int) (any, error) {
 						return v.ConceptRelated(n.ID, first)
@@ -308,9 +355,9 @@ func build() (graphql.Schema, error) {
 			})
 		})})
 
-	subjectT = graphql.NewObject(graphql.ObjectConfig{Name: "Subject", Interfaces: []*graphql.Interface{nodeI},
+	t.subject = graphql.NewObject(graphql.ObjectConfig{Name: "Subject", Interfaces: []*graphql.Interface{t.node},
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
-			return nodeFields(graphql.Fields{
+			return t.nodeFields(graphql.Fields{
 				"code": labelAs("arXiv category code, e.g. cs.LG."),
 				"name": {Type: graphql.NewNonNull(graphql.String), Description: "Official name, e.g. Machine Learning.",
 					Resolve: func(p graphql.ResolveParams) (any, error) {
@@ -319,34 +366,41 @@ func build() (graphql.Schema, error) {
 						}
 						return node(p).Label, nil
 					}},
-				"papers": papersField,
+				"papers": t.papersField,
 			})
 		})})
 
-	repoT = graphql.NewObject(graphql.ObjectConfig{Name: "Repository", Interfaces: []*graphql.Interface{nodeI},
+	t.repo = graphql.NewObject(graphql.ObjectConfig{Name: "Repository", Interfaces: []*graphql.Interface{t.node},
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
-			return nodeFields(graphql.Fields{
+			return t.nodeFields(graphql.Fields{
 				"url": labelAs("https://github.com/OWNER/REPO"),
-				"owner": {Type: orgT, Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) {
+				"owner": {Type: t.org, Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) {
 					return nullIfMissing(v.RepositoryOwner(n.ID))
 				})},
 			})
 		})})
 
-	orgT = graphql.NewObject(graphql.ObjectConfig{Name: "Organization", Interfaces: []*graphql.Interface{nodeI},
+	t.org = graphql.NewObject(graphql.ObjectConfig{Name: "Organization", Interfaces: []*graphql.Interface{t.node},
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
-			return nodeFields(graphql.Fields{
+			return t.nodeFields(graphql.Fields{
 				"name": labelAs("Owner name as written in links."),
-				"repositories": {Type: nnList(repoT),
+				"repositories": {Type: nnList(t.repo),
 					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) { return v.OrganizationRepositories(n.ID) })},
 			})
 		})})
+}
 
-	hitT := graphql.NewObject(graphql.ObjectConfig{Name: "SearchHit", Fields: graphql.Fields{
-		"node":  {Type: graphql.NewNonNull(nodeI), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Hit).Node, nil }},
+func statInt(f func(graph.Stats) int) *graphql.Field {
+	return &graphql.Field{Type: graphql.NewNonNull(graphql.Int), Resolve: func(p graphql.ResolveParams) (any, error) { return f(p.Source.(graph.Stats)), nil }}
+}
+
+// buildViews: SearchHit, Edge, Subgraph, Stats.
+func (t *types) buildViews() {
+	t.hit = graphql.NewObject(graphql.ObjectConfig{Name: "SearchHit", Fields: graphql.Fields{
+		"node":  {Type: graphql.NewNonNull(t.node), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Hit).Node, nil }},
 		"score": {Type: graphql.NewNonNull(graphql.Float), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Hit).Score, nil }},
 	}})
-	edgeT := graphql.NewObject(graphql.ObjectConfig{Name: "Edge", Fields: graphql.Fields{
+	t.edge = graphql.NewObject(graphql.ObjectConfig{Name: "Edge", Fields: graphql.Fields{
 		"source": {Type: graphql.NewNonNull(graphql.ID), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Edge).Source.String(), nil }},
 		"target": {Type: graphql.NewNonNull(graphql.ID), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Edge).Target.String(), nil }},
 		"type": {Type: graphql.NewNonNull(graphql.String), Description: "AUTHORED, IN_SUBJECT, MENTIONS, HAS_CODE, OWNED_BY, BROADER, CO_AUTHOR, CO_OCCURS.",
@@ -358,14 +412,11 @@ func build() (graphql.Schema, error) {
 			return nil, nil
 		}},
 	}})
-	subgraphT := graphql.NewObject(graphql.ObjectConfig{Name: "Subgraph", Fields: graphql.Fields{
-		"nodes": {Type: nnList(nodeI), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Subgraph).Nodes, nil }},
-		"edges": {Type: nnList(edgeT), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Subgraph).Edges, nil }},
+	t.subgraph = graphql.NewObject(graphql.ObjectConfig{Name: "Subgraph", Fields: graphql.Fields{
+		"nodes": {Type: nnList(t.node), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Subgraph).Nodes, nil }},
+		"edges": {Type: nnList(t.edge), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Subgraph).Edges, nil }},
 	}})
-	statInt := func(f func(graph.Stats) int) *graphql.Field {
-		return &graphql.Field{Type: graphql.NewNonNull(graphql.Int), Resolve: func(p graphql.ResolveParams) (any, error) { return f(p.Source.(graph.Stats)), nil }}
-	}
-	statsT := graphql.NewObject(graphql.ObjectConfig{Name: "Stats", Fields: graphql.Fields{
+	t.stats = graphql.NewObject(graphql.ObjectConfig{Name: "Stats", Fields: graphql.Fields{
 		"papers":        statInt(func(s graph.Stats) int { return s.Papers }),
 		"authors":       statInt(func(s graph.Stats) int { return s.Authors }),
 		"subjects":      statInt(func(s graph.Stats) int { return s.Subjects }),
@@ -375,228 +426,6 @@ func build() (graphql.Schema, error) {
 		"edges": {Type: graphql.NewNonNull(graphql.Int), Description: "Stored edges plus co-author and co-occurrence pairs (each pair once).",
 			Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Stats).Edges, nil }},
 	}})
-
-	rootView := func(fn func(p graphql.ResolveParams, v *graph.View) (any, error)) graphql.FieldResolveFn {
-		return safe(func(p graphql.ResolveParams) (any, error) {
-			v, err := viewOf(p)
-			if err != nil {
-				return nil, err
-			}
-			return fn(p, v)
-		})
-	}
-	kindsArg := func(p graphql.ResolveParams) []graph.Kind {
-		raw, _ := p.Args["kinds"].([]any)
-		var ks []graph.Kind
-		for _, k := range raw {
-			if kk, ok := k.(graph.Kind); ok {
-				ks = append(ks, kk)
-			}
-		}
-		return ks
-	}
-	query := graphql.NewObject(graphql.ObjectConfig{Name: "Query", Fields: graphql.Fields{
-		"author": {Type: authorT, Description: "An author by name; case, spacing and diacritics are ignored. Null when unknown.",
-			Args: graphql.FieldConfigArgument{"name": {Type: graphql.NewNonNull(graphql.String)}},
-			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
-				name, _ := strArg(p, "name")
-				return nullIfMissing(v.AuthorByName(name))
-			})},
-		"authors": {Type: nnList(authorT), Description: "Every person who carries a name, most papers first.",
-			Args: graphql.FieldConfigArgument{
-				"name":  {Type: graphql.NewNonNull(graphql.String)},
-				"first": {Type: graphql.Int, DefaultValue: graph.DefaultFirst},
-			},
-			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
-				first, err := firstArg(p, graph.DefaultFirst, graph.MaxFirst)
-				if err != nil {
-					return nil, err
-				}
-				name, _ := strArg(p, "name")
-				return v.AuthorsByName(name, first)
-			})},
-		"paper": {Type: paperT, Description: "A paper by id, or by title in any spelling (or its short name before \":\"). Null when unknown.",
-			Args: graphql.FieldConfigArgument{"id": {Type: graphql.ID}, "title": {Type: graphql.String}},
-			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
-				if s, ok := strArg(p, "id"); ok {
-					id, err := graph.ParseID(s)
-					if err != nil {
-						return nil, err
-					}
-					if id.Kind() != graph.KindPaper {
-						return nil, graph.Errorf(graph.Invalid, "id %s is not a paper", s)
-					}
-					return nullIfMissing(v.Node(id))
-				}
-				if t, ok := strArg(p, "title"); ok {
-					return nullIfMissing(v.PaperByTitle(t))
-				}
-				return nil, graph.Errorf(graph.Invalid, "paper needs an id or a title")
-			})},
-		"subject": {Type: subjectT, Description: "An arXiv subject by code (cs.LG). Null when unknown.",
-			Args: graphql.FieldConfigArgument{"code": {Type: graphql.NewNonNull(graphql.String)}},
-			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
-				code, _ := strArg(p, "code")
-				return nullIfMissing(v.SubjectByCode(code))
-			})},
-		"concept": {Type: conceptT, Description: "A concept by canonical name or any alias (\"RL\"). Null when unknown.",
-			Args: graphql.FieldConfigArgument{"name": {Type: graphql.NewNonNull(graphql.String)}},
-			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
-				name, _ := strArg(p, "name")
-				return nullIfMissing(v.ConceptByName(name))
-			})},
-		"node": {Type: nodeI, Description: "Any node by id. Null when unknown.",
-			Args: graphql.FieldConfigArgument{"id": {Type: graphql.NewNonNull(graphql.ID)}},
-			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
-				s, _ := strArg(p, "id")
-				id, err := graph.ParseID(s)
-				if err != nil {
-					return nil, err
-				}
-				return nullIfMissing(v.Node(id))
-			})},
-		"search": {Type: nnList(hitT), Description: "Nodes whose labels contain the words of text; a word of 3+ letters also matches as a prefix.",
-			Args: graphql.FieldConfigArgument{
-				"text":  {Type: graphql.NewNonNull(graphql.String)},
-				"kinds": {Type: graphql.NewList(graphql.NewNonNull(kindEnum))},
-				"first": {Type: graphql.Int, DefaultValue: graph.DefaultFirst, Description: "At most 100."},
-			},
-			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
-				first, err := firstArg(p, graph.DefaultFirst, graph.MaxSearch)
-				if err != nil {
-					return nil, err
-				}
-				text, _ := strArg(p, "text")
-				if len(text) > 1000 {
-					return nil, graph.Errorf(graph.Invalid, "search text is %d bytes; at most 1000", len(text))
-				}
-				return v.Search(text, kindsArg(p), first)
-			})},
-		"neighborhood": {Type: graphql.NewNonNull(subgraphT),
-			Description: "Nodes within depth hops (at most 3) of id, at most first (≤ 500), and the edges among them.",
-			Args: graphql.FieldConfigArgument{
-				"id":    {Type: graphql.NewNonNull(graphql.ID)},
-				"depth": {Type: graphql.Int, DefaultValue: 1},
-				"kinds": {Type: graphql.NewList(graphql.NewNonNull(kindEnum))},
-				"first": {Type: graphql.Int, DefaultValue: 50},
-			},
-			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
-				s, _ := strArg(p, "id")
-				id, err := graph.ParseID(s)
-				if err != nil {
-					return nil, err
-				}
-				depth, _ := p.Args["depth"].(int)
-				if depth < 0 || depth > graph.MaxDepth {
-					return nil, graph.Errorf(graph.Invalid, "depth must be between 0 and %d, got %d", graph.MaxDepth, depth)
-				}
-				first, err := firstArg(p, 50, graph.MaxNeighborhood)
-				if err != nil {
-					return nil, err
-				}
-				g, err := v.Neighborhood(id, depth, kindsArg(p), max(first, 1))
-				if graph.ErrorCode(err) == graph.NotFound {
-					return nil, graph.Errorf(graph.NotFound, "no node %s", s)
-				}
-				return g, err
-			})},
-		"stats": {Type: graphql.NewNonNull(statsT), Description: "Counts of the whole graph.",
-			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) { return v.Stats() })},
-	}})
-	reportInt := func(f func(ingestReport) int) *graphql.Field {
-		return &graphql.Field{Type: graphql.NewNonNull(graphql.Int), Resolve: func(p graphql.ResolveParams) (any, error) { return f(p.Source.(ingestReport)), nil }}
-	}
-	reportT := graphql.NewObject(graphql.ObjectConfig{Name: "IngestReport", Description: "What an ingest changed. Each document is stored whole or not at all.",
-		Fields: graphql.Fields{
-			"documents":       reportInt(func(r ingestReport) int { return r.Documents }),
-			"failed":          reportInt(func(r ingestReport) int { return r.Failed }),
-			"papersAdded":     reportInt(func(r ingestReport) int { return r.PapersAdded }),
-			"papersMerged":    reportInt(func(r ingestReport) int { return r.PapersMerged }),
-			"papersUnchanged": reportInt(func(r ingestReport) int { return r.PapersSame }),
-			"authorsAdded":    reportInt(func(r ingestReport) int { return r.AuthorsAdded }),
-			"conceptsAdded":   reportInt(func(r ingestReport) int { return r.ConceptsAdded }),
-			"failures": {Type: nnList(graphql.String), Description: "One line per skipped document or record: name:line: reason (at most 100).",
-				Resolve: func(p graphql.ResolveParams) (any, error) { return nonNil(p.Source.(ingestReport).Failures), nil }},
-			"warnings": {Type: nnList(graphql.String), Description: "At most 100.",
-				Resolve: func(p graphql.ResolveParams) (any, error) { return nonNil(p.Source.(ingestReport).Warnings), nil }},
-		}})
-	mutation := graphql.NewObject(graphql.ObjectConfig{Name: "Mutation", Fields: graphql.Fields{
-		"ingest": {Type: graphql.NewNonNull(reportT),
-			Description: "Ingests documents given as text, in any format kg ingest reads (detected from the content). Needs Authorization: Bearer <write token>.",
-			Args: graphql.FieldConfigArgument{
-				"name": {Type: graphql.NewNonNull(graphql.String), Description: "A name for the text, used in errors (like a file name)."},
-				"text": {Type: graphql.NewNonNull(graphql.String)},
-			},
-			Resolve: safe(func(p graphql.ResolveParams) (any, error) {
-				s, err := writer(p, "ingest")
-				if err != nil {
-					return nil, err
-				}
-				name, _ := strArg(p, "name")
-				text, _ := strArg(p, "text")
-				return ingestText(s.ctx, s, name, text)
-			})},
-		"splitAuthor": {Type: nnList(authorT),
-			Description: "Makes some papers of a person a person of their own, and keeps it so through re-ingest and reclustering (kg authors --corrections lists it). Returns the new person, then the one keeping the rest.",
-			Args: graphql.FieldConfigArgument{
-				"author": {Type: graphql.NewNonNull(graphql.ID)},
-				"papers": {Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(graphql.ID)))},
-				"note":   {Type: graphql.String},
-			},
-			Resolve: safe(func(p graphql.ResolveParams) (any, error) {
-				s, err := writer(p, "splitAuthor")
-				if err != nil {
-					return nil, err
-				}
-				a, err := idArg(p, "author")
-				if err != nil {
-					return nil, err
-				}
-				papers, err := idsArg(p, "papers")
-				if err != nil {
-					return nil, err
-				}
-				note, _ := strArg(p, "note")
-				ids, err := s.svc.SplitAuthor(s.ctx, a, papers, truncateNote(note))
-				if err != nil {
-					return nil, err
-				}
-				s.log.Info().Str("author", a.String()).Int("papers", len(papers)).Str("note", note).Msg("author split")
-				return freshNodes(s, ids)
-			})},
-		"mergeAuthors": {Type: graphql.NewNonNull(authorT),
-			Description: "Makes people who share a name one person, and keeps it so through re-ingest and reclustering (kg authors --corrections lists it).",
-			Args: graphql.FieldConfigArgument{
-				"authors": {Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(graphql.ID)))},
-				"note":    {Type: graphql.String},
-			},
-			Resolve: safe(func(p graphql.ResolveParams) (any, error) {
-				s, err := writer(p, "mergeAuthors")
-				if err != nil {
-					return nil, err
-				}
-				ids, err := idsArg(p, "authors")
-				if err != nil {
-					return nil, err
-				}
-				note, _ := strArg(p, "note")
-				id, err := s.svc.MergeAuthors(s.ctx, ids, truncateNote(note))
-				if err != nil {
-					return nil, err
-				}
-				s.log.Info().Int("authors", len(ids)).Str("into", id.String()).Str("note", note).Msg("authors merged")
-				ns, err := freshNodes(s, []graph.NodeID{id})
-				if err != nil {
-					return nil, err
-				}
-				return ns[0], nil
-			})},
-	}})
-	return graphql.NewSchema(graphql.SchemaConfig{
-		Query:    query,
-		Mutation: mutation,
-		Types:    []graphql.Type{paperT, authorT, subjectT, conceptT, repoT, orgT},
-	})
 }
 
 func nnList(t graphql.Type) graphql.Output {
@@ -617,72 +446,5 @@ func nilIfEmpty(s string) any {
 	return s
 }
 
-// writer returns the request's state when it may write, or why not.
-func writer(p graphql.ResolveParams, what string) (*reqState, error) {
-	s := state(p.Context)
-	switch {
-	case s == nil:
-		return nil, errors.New("schema: no request state")
-	case s.writes != "":
-		return nil, &Error{Code: CodeWritesDisabled, Msg: s.writes}
-	case !s.writer:
-		return nil, &Error{Code: CodeUnauthenticated, Msg: what + " needs the header Authorization: Bearer <write token>"}
-	}
-	return s, nil
-}
-
-func idArg(p graphql.ResolveParams, name string) (graph.NodeID, error) {
-	s, _ := strArg(p, name)
-	id, err := graph.ParseID(s)
-	if err != nil {
-		return 0, graph.Errorf(graph.Invalid, "%s: %v", name, err)
-	}
-	return id, nil
-}
-
 // maxIDs bounds the ids one mutation takes.
 const maxIDs = 1000
-
-func idsArg(p graphql.ResolveParams, name string) ([]graph.NodeID, error) {
-	raw, _ := p.Args[name].([]any)
-	if len(raw) > maxIDs {
-		return nil, graph.Errorf(graph.Invalid, "%s: %d ids; at most %d", name, len(raw), maxIDs)
-	}
-	out := make([]graph.NodeID, 0, len(raw))
-	for i, r := range raw {
-		s, _ := r.(string)
-		id, err := graph.ParseID(s)
-		if err != nil {
-			return nil, graph.Errorf(graph.Invalid, "%s[%d]: %v", name, i, err)
-		}
-		out = append(out, id)
-	}
-	return out, nil
-}
-
-func truncateNote(s string) string {
-	if len(s) > 200 {
-		return s[:200]
-	}
-	return s
-}
-
-// freshNodes loads nodes from a snapshot opened after a write (the
-// request's view, if any, predates it).
-func freshNodes(s *reqState, ids []graph.NodeID) ([]*graph.Node, error) {
-	if s.view != nil {
-		s.view.Close()
-		s.view = nil
-	}
-	v, err := viewOfState(s)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*graph.Node, len(ids))
-	for i, id := range ids {
-		if out[i], err = v.Node(id); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}

@@ -1,0 +1,170 @@
+// From a BibTeX entry to a record: fields, author lists ("and" at brace
+// depth 0, "Last, First" and "First Last"), arXiv ids in notes, ORCID iDs.
+
+package source
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/researchkg/kg/graph"
+)
+
+var arxivInText = regexp.MustCompile(`(?i)arxiv[:\s/]*((?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)`)
+
+// bibText renders a field value as text: LaTeX to Unicode, the braces that
+// protect case dropped.
+func bibText(s string) string {
+	return graph.CleanText(strings.NewReplacer("{", "", "}", "").Replace(graph.LatexToText(s)))
+}
+
+func bibDocument(name string, e *bibEntry) (graph.Document, error) {
+	f := e.fields
+	fail := func(why string) (graph.Document, error) {
+		return graph.Document{}, fmt.Errorf("%s:%d: entry %q (@%s): %s; skipped", name, e.line, e.key, e.typ, why)
+	}
+	title := bibText(f["title"])
+	if title == "" {
+		return fail("no title")
+	}
+	people := f["author"]
+	if strings.TrimSpace(people) == "" {
+		people = f["editor"]
+	}
+	authors := BibNames(people)
+	if len(authors) == 0 {
+		return fail("no author or editor")
+	}
+	rec := graph.Record{Title: title, Abstract: bibText(f["abstract"]), Authors: authors, Line: e.line,
+		DOI: strings.TrimSpace(f["doi"])}
+	rec.AuthorInfo = bibORCIDs(authors, f["orcid-numbers"]+";"+f["orcid"])
+	if y := strings.TrimSpace(f["year"]); len(y) >= 4 && allDigitsStr(y[:4]) {
+		fmt.Sscanf(y[:4], "%d", &rec.Year)
+	}
+	if strings.EqualFold(strings.TrimSpace(f["archiveprefix"]), "arxiv") || strings.HasPrefix(strings.ToLower(f["eprinttype"]), "arxiv") {
+		rec.ArXivID = strings.TrimSpace(f["eprint"])
+	}
+	for _, k := range []string{"journal", "booktitle", "howpublished", "note", "url"} {
+		if rec.ArXivID != "" {
+			break
+		}
+		if m := arxivInText.FindStringSubmatch(f[k]); m != nil {
+			rec.ArXivID = m[1]
+		}
+	}
+	for _, k := range []string{"journal", "booktitle", "publisher", "school", "institution"} {
+		if v := bibText(f[k]); v != "" {
+			rec.Venue = v
+			break
+		}
+	}
+	return graph.Document{Source: name, Format: string(FormatBibTeX), Records: []graph.Record{rec}}, nil
+}
+
+// BibNames splits a BibTeX name list on "and" (outside braces) and turns
+// each "Last, First" or "Last, Jr, First" into "First Last [Jr]", LaTeX
+// accents rendered: "Sch{\"u}tze, Hinrich and Bo Li" → ["Hinrich Schütze",
+// "Bo Li"]. "others" (et al.) is dropped.
+func BibNames(s string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ' ', '\t', '\n', '\r':
+			if depth == 0 && i+4 < len(s) && strings.EqualFold(s[i+1:i+4], "and") && unicode.IsSpace(rune(s[i+4])) {
+				parts = append(parts, s[start:i])
+				start = i + 4
+				i += 3
+			}
+		}
+	}
+	parts = append(parts, s[start:])
+	var out []string
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" || strings.EqualFold(p, "others") {
+			continue
+		}
+		segs := splitTopLevel(p, ',')
+		var name string
+		switch len(segs) {
+		case 1:
+			name = segs[0]
+		case 2:
+			name = segs[1] + " " + segs[0]
+		default:
+			name = segs[2] + " " + segs[0] + " " + segs[1]
+		}
+		if n := bibText(name); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// splitTopLevel splits on sep outside braces, trimming each part.
+func splitTopLevel(s string, sep byte) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case sep:
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// bibORCIDs reads the ORCID iDs of a BibTeX entry, as Web of Science
+// writes them ("ORCID-Numbers = {Liu, Yang/0000-0002-1825-0097; ...}"),
+// and as a plain orcid field of one author's iD; each is given to the
+// author whose name it names (or to the only author). Nil when none.
+func bibORCIDs(authors []string, field string) []graph.AuthorInfo {
+	var info []graph.AuthorInfo
+	found := false
+	for _, part := range strings.Split(field, ";") {
+		name, id := "", graph.ORCIDKey(bibText(part)) // an iD alone, perhaps as a URL
+		if id == "" {
+			if i := strings.LastIndex(part, "/"); i >= 0 {
+				name, id = part[:i], graph.ORCIDKey(bibText(part[i+1:]))
+			}
+		}
+		if id == "" {
+			continue
+		}
+		at := -1
+		if n := BibNames(name); len(n) == 1 {
+			for i, a := range authors {
+				if graph.FoldKey(a) == graph.FoldKey(n[0]) {
+					at = i
+				}
+			}
+		} else if strings.TrimSpace(name) == "" && len(authors) == 1 {
+			at = 0
+		}
+		if at < 0 {
+			continue
+		}
+		if info == nil {
+			info = make([]graph.AuthorInfo, len(authors))
+		}
+		info[at].ORCID, found = id, true
+	}
+	if !found {
+		return nil
+	}
+	return info
+}

@@ -429,6 +429,16 @@ type Stats struct {
 	Edges int
 }
 
+// Stats reads the graph's counts from a snapshot of their own.
+func (s *Service) Stats(ctx context.Context) (Stats, error) {
+	v, err := s.View(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer v.Close()
+	return v.Stats()
+}
+
 // Stats reads the graph's counters.
 func (v *View) Stats() (Stats, error) {
 	var s Stats

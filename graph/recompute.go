@@ -171,13 +171,7 @@ func (s *Service) makeConcepts(ctx context.Context, tally voteTally) (int, error
 			}
 			for ; n < len(keys) && n < 256; n++ {
 				x := tally[keys[n]]
-				t := x.term()
-				if ok, err := w.supported(t, x.introduced); err != nil {
-					return err
-				} else if !ok {
-					continue
-				}
-				if _, _, err := w.concept(t); err != nil {
+				if err := w.conceptIfSupported(x.term(), x.introduced); err != nil {
 					return err
 				}
 			}

@@ -75,16 +75,21 @@ func (w *writer) vote(p NodeID, oldR, cur Ranking) error {
 		if n < 2 && !introduced {
 			continue
 		}
-		if ok, err := w.supported(t, introduced); err != nil {
-			return err
-		} else if !ok {
-			continue
-		}
-		if _, _, err := w.concept(t); err != nil {
+		if err := w.conceptIfSupported(t, introduced); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// conceptIfSupported makes a voted term a concept when the corpus supports
+// it (supported): the one rule for the votes of ingest and of recompute.
+func (w *writer) conceptIfSupported(t Term, introduced bool) error {
+	if ok, err := w.supported(t, introduced); err != nil || !ok {
+		return err
+	}
+	_, _, err := w.concept(t)
+	return err
 }
 
 // supported reports whether the corpus supports a term that has its

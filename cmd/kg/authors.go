@@ -9,7 +9,7 @@ import (
 	"github.com/researchkg/kg/graph"
 )
 
-func cmdAuthors(ctx context.Context, args []string, std stdio) error {
+func cmdAuthors(ctx context.Context, args []string, std stdio) (err error) {
 	var c commonFlags
 	fs := newFlagSet("authors", `kg authors [--data DIR] NAME
 kg authors [--data DIR] --corrections
@@ -47,7 +47,7 @@ first for --recluster (one process per data folder).`, std.err, &c)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer closeStore(db, &err)
 	svc := graph.NewService(db, nil)
 	switch {
 	case *recluster:
@@ -56,12 +56,7 @@ first for --recluster (one process per data folder).`, std.err, &c)
 		if err := svc.Recluster(ctx); err != nil {
 			return err
 		}
-		v, err := svc.View(ctx)
-		if err != nil {
-			return err
-		}
-		defer v.Close()
-		st, err := v.Stats()
+		st, err := svc.Stats(ctx)
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/researchkg/kg/store"
 )
 
-func cmdBackup(ctx context.Context, args []string, std stdio) error {
+func cmdBackup(ctx context.Context, args []string, std stdio) (err error) {
 	var c commonFlags
 	fs := newFlagSet("backup", `kg backup [--data DIR] FILE
 
@@ -31,7 +31,7 @@ backup stream format. The store is opened read-only: stop kg serve first
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer closeStore(db, &err)
 	name := fs.Arg(0)
 	var w io.Writer = std.out
 	var f *os.File
@@ -77,7 +77,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func cmdRestore(ctx context.Context, args []string, std stdio) error {
+func cmdRestore(ctx context.Context, args []string, std stdio) (err error) {
 	var c commonFlags
 	fs := newFlagSet("restore", `kg restore [--data DIR] FILE
 

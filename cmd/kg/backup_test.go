@@ -15,7 +15,7 @@ func checksum(t *testing.T, dir string) uint64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer closeStore(t, db)
+	defer mustClose(t, db)
 	sum, err := db.Checksum()
 	if err != nil {
 		t.Fatal(err)
@@ -79,9 +79,9 @@ func TestBackupRestore(t *testing.T) {
 	}
 }
 
-// closeStore closes a store and fails the test on its error, which carries
+// mustClose closes a store and fails the test on its error, which carries
 // the last background commit's.
-func closeStore(tb testing.TB, db interface{ Close() error }) {
+func mustClose(tb testing.TB, db interface{ Close() error }) {
 	tb.Helper()
 	if err := db.Close(); err != nil {
 		tb.Errorf("close the store: %v", err)

@@ -62,7 +62,7 @@ func digest(t *testing.T, dir string) graph.Digest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer closeStore(t, db)
+	defer mustClose(t, db)
 	d, err := graph.NewService(db, nil).Digest(context.Background())
 	if err != nil {
 		t.Fatal(err)

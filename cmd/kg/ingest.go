@@ -194,7 +194,7 @@ func ingestFile(ctx context.Context, pipe *graph.Pipeline, name string, read *at
 	})
 }
 
-func cmdIngest(ctx context.Context, args []string, std stdio) error {
+func cmdIngest(ctx context.Context, args []string, std stdio) (err error) {
 	var c commonFlags
 	fs := newFlagSet("ingest", `kg ingest [--data DIR] PATH...
 
@@ -234,7 +234,7 @@ the same command again completes the work.`, std.err, &c)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer closeStore(db, &err)
 	svc := graph.NewService(db, nlp.New())
 	if err := svc.TermsCurrent(context.WithoutCancel(ctx)); err != nil {
 		return err // concepts of an older extractor: recompute first

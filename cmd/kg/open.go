@@ -39,3 +39,12 @@ func startCPUProfile(path string) (stop func(), err error) {
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
+
+// closeStore closes db and, when the command has not failed already, makes
+// Close's error the command's: it carries the last background commit's
+// outcome and Badger's final flush, which a command must not drop.
+func closeStore(db *store.DB, err *error) {
+	if cerr := db.Close(); cerr != nil && *err == nil {
+		*err = fmt.Errorf("close the store: %w", cerr)
+	}
+}

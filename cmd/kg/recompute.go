@@ -10,7 +10,7 @@ import (
 	"github.com/researchkg/kg/nlp"
 )
 
-func cmdRecompute(ctx context.Context, args []string, std stdio) error {
+func cmdRecompute(ctx context.Context, args []string, std stdio) (err error) {
 	var c commonFlags
 	fs := newFlagSet("recompute", `kg recompute [--data DIR]
 
@@ -32,7 +32,7 @@ on 2 cores). Stop kg serve first (one process per data folder).`, std.err, &c)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer closeStore(db, &err)
 	svc := graph.NewService(db, nlp.New())
 	start := time.Now()
 	last := time.Now()
@@ -46,12 +46,7 @@ on 2 cores). Stop kg serve first (one process per data folder).`, std.err, &c)
 	if err != nil {
 		return err
 	}
-	v, err := svc.View(ctx)
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	st, err := v.Stats()
+	st, err := svc.Stats(ctx)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/researchkg/kg/graph"
 )
 
-func cmdStats(ctx context.Context, args []string, std stdio) error {
+func cmdStats(ctx context.Context, args []string, std stdio) (err error) {
 	var c commonFlags
 	fs := newFlagSet("stats", `kg stats [--data DIR] [--digest]
 
@@ -24,13 +24,9 @@ resumed ingest and a clean one). It reads everything.`, std.err, &c)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	v, err := graph.NewService(db, nil).View(ctx)
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	st, err := v.Stats()
+	defer closeStore(db, &err)
+	svc := graph.NewService(db, nil)
+	st, err := svc.Stats(ctx)
 	if err != nil {
 		return err
 	}
@@ -41,7 +37,7 @@ resumed ingest and a clean one). It reads everything.`, std.err, &c)
 		"storeBytes": lsm + vlog,
 	}
 	if *withDigest {
-		d, err := graph.NewService(db, nil).Digest(ctx)
+		d, err := svc.Digest(ctx)
 		if err != nil {
 			return err
 		}

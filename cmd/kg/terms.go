@@ -18,6 +18,7 @@ import (
 
 	"github.com/researchkg/kg/graph"
 	"github.com/researchkg/kg/nlp"
+	"github.com/researchkg/kg/store"
 )
 
 // termsInput is one input line of kg terms: {"id", "text"}, optionally with
@@ -90,7 +91,7 @@ func (c combinedStats) Acronym(s string) (string, bool) {
 	return "", false
 }
 
-func cmdTerms(ctx context.Context, args []string, std stdio) error {
+func cmdTerms(ctx context.Context, args []string, std stdio) (err error) {
 	var c commonFlags
 	fs := newFlagSet("terms", `kg terms [--top N] [--data DIR] [FILE]
 
@@ -142,13 +143,13 @@ then 1.`, std.err, &c)
 		return err
 	}
 	if useStore {
-		db, err := openStore(c.data, true, false, log)
-		if err != nil {
+		var db *store.DB
+		if db, err = openStore(c.data, true, false, log); err != nil {
 			return err
 		}
-		defer db.Close()
-		v, err := graph.NewService(db, nil).View(ctx)
-		if err != nil {
+		defer closeStore(db, &err)
+		var v *graph.View
+		if v, err = graph.NewService(db, nil).View(ctx); err != nil {
 			return err
 		}
 		defer v.Close()

@@ -106,6 +106,12 @@ func labelAs(desc string) *graphql.Field {
 		Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).Label, nil }}
 }
 
+// aliasesAs is a list of the node's other names, described as desc.
+func aliasesAs(desc string) *graphql.Field {
+	return &graphql.Field{Type: nnList(graphql.String), Description: desc,
+		Resolve: func(p graphql.ResolveParams) (any, error) { return nonNil(node(p).Aliases), nil }}
+}
+
 // nodeFields adds the Node interface's fields to a type's own.
 func (t *types) nodeFields(extra graphql.Fields) graphql.Fields {
 	extra["id"], extra["kind"], extra["label"] = t.idField, t.kindField, t.labelField
@@ -230,10 +236,9 @@ func (t *types) buildAuthors() {
 	t.author = graphql.NewObject(graphql.ObjectConfig{Name: "Author", Interfaces: []*graphql.Interface{t.node},
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
 			return t.nodeFields(graphql.Fields{
-				"name": labelAs("Full name as first seen."),
-				"aliases": {Type: nnList(graphql.String), Description: "Other spellings seen.",
-					Resolve: func(p graphql.ResolveParams) (any, error) { return nonNil(node(p).Aliases), nil }},
-				"papers": t.papersField,
+				"name":    labelAs("Full name as first seen."),
+				"aliases": aliasesAs("Other spellings seen."),
+				"papers":  t.papersField,
 				"coauthors": {Type: nnList(t.coauthor), Args: firstArgs(graph.DefaultFirst),
 					Description: "By number of shared papers, then name.",
 					Resolve: viewFirst(graph.DefaultFirst, graph.MaxFirst, func(v *graph.View, n *graph.Node, first int) (any, error) {
@@ -299,8 +304,7 @@ func (t *types) buildPapers() {
 						a, err := v.Abstracts(n.ID)
 						return nonNil(a), err
 					})},
-				"titles": {Type: nnList(graphql.String), Description: "Other spellings of the title (e.g. with LaTeX).",
-					Resolve: func(p graphql.ResolveParams) (any, error) { return nonNil(node(p).Aliases), nil }},
+				"titles": aliasesAs("Other spellings of the title (e.g. with LaTeX)."),
 				"year": {Type: graphql.Int, Resolve: func(p graphql.ResolveParams) (any, error) {
 					if y := node(p).Year; y != 0 {
 						return y, nil
@@ -339,10 +343,9 @@ func (t *types) buildVocabulary() {
 	t.concept = graphql.NewObject(graphql.ObjectConfig{Name: "Concept", Interfaces: []*graphql.Interface{t.node},
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
 			return t.nodeFields(graphql.Fields{
-				"name": labelAs("Canonical name."),
-				"aliases": {Type: nnList(graphql.String), Description: "Acronyms and other forms.",
-					Resolve: func(p graphql.ResolveParams) (any, error) { return nonNil(node(p).Aliases), nil }},
-				"papers": t.papersField,
+				"name":    labelAs("Canonical name."),
+				"aliases": aliasesAs("Acronyms and other forms."),
+				"papers":  t.papersField,
 				"broader": {Type: nnList(t.concept),
 					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) { return v.Broader(n.ID) })},
 				"narrower": {Type: nnList(t.concept),

@@ -269,13 +269,7 @@ func (o *overlay) scan(prefix, start []byte, values, inSnap bool, fn func(k []by
 		}
 		return nil
 	}
-	opts := badger.DefaultIteratorOptions
-	opts.PrefetchValues = values
-	opts.Prefix = prefix
-	if !values {
-		opts.PrefetchSize = 0
-	}
-	it := o.snap.NewIterator(opts)
+	it := iterator(o.snap, prefix, values)
 	defer it.Close()
 	it.Seek(start)
 	i := 0

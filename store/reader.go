@@ -153,13 +153,7 @@ func (r *reader) scan(prefix, start []byte, values bool, fn func(k []byte, item 
 			!(r.filter != nil && r.filter.coversScan(prefix) && !r.filter.mayContain(prefix))
 		return r.over.scan(prefix, start, values, inSnap, fn)
 	}
-	opts := badger.DefaultIteratorOptions
-	opts.PrefetchValues = values
-	opts.Prefix = prefix
-	if !values {
-		opts.PrefetchSize = 0
-	}
-	it := r.txn.NewIterator(opts)
+	it := iterator(r.txn, prefix, values)
 	defer it.Close()
 	if start == nil {
 		start = prefix
@@ -351,4 +345,16 @@ func decodeInt(v []byte) int64 {
 		return 0
 	}
 	return int64(binary.BigEndian.Uint64(v))
+}
+
+// iterator opens a Badger iterator over prefix, fetching values only when
+// asked (a key-only scan prefetches nothing).
+func iterator(txn *badger.Txn, prefix []byte, values bool) *badger.Iterator {
+	opts := badger.DefaultIteratorOptions
+	opts.PrefetchValues = values
+	opts.Prefix = prefix
+	if !values {
+		opts.PrefetchSize = 0
+	}
+	return txn.NewIterator(opts)
 }

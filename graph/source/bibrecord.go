@@ -68,23 +68,12 @@ func bibDocument(name string, e *bibEntry) (graph.Document, error) {
 // accents rendered: "Sch{\"u}tze, Hinrich and Bo Li" → ["Hinrich Schütze",
 // "Bo Li"]. "others" (et al.) is dropped.
 func BibNames(s string) []string {
-	var parts []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '{':
-			depth++
-		case '}':
-			depth--
-		case ' ', '\t', '\n', '\r':
-			if depth == 0 && i+4 < len(s) && strings.EqualFold(s[i+1:i+4], "and") && unicode.IsSpace(rune(s[i+4])) {
-				parts = append(parts, s[start:i])
-				start = i + 4
-				i += 3
-			}
+	parts := splitOutsideBraces(s, func(s string, i int) int {
+		if strings.IndexByte(" \t\n\r", s[i]) >= 0 && i+4 < len(s) && strings.EqualFold(s[i+1:i+4], "and") && unicode.IsSpace(rune(s[i+4])) {
+			return 4 // " and", the next part starting at the space after it
 		}
-	}
-	parts = append(parts, s[start:])
+		return 0
+	})
 	var out []string
 	for _, p := range parts {
 		p = strings.TrimSpace(p)
@@ -110,6 +99,22 @@ func BibNames(s string) []string {
 
 // splitTopLevel splits on sep outside braces, trimming each part.
 func splitTopLevel(s string, sep byte) []string {
+	out := splitOutsideBraces(s, func(s string, i int) int {
+		if s[i] == sep {
+			return 1
+		}
+		return 0
+	})
+	for i := range out {
+		out[i] = strings.TrimSpace(out[i])
+	}
+	return out
+}
+
+// splitOutsideBraces splits s at the separators found outside braces: at
+// each byte i at brace depth 0, sep returns the length of a separator that
+// starts there (0: none).
+func splitOutsideBraces(s string, sep func(s string, i int) int) []string {
 	var out []string
 	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
@@ -118,14 +123,15 @@ func splitTopLevel(s string, sep byte) []string {
 			depth++
 		case '}':
 			depth--
-		case sep:
-			if depth == 0 {
-				out = append(out, strings.TrimSpace(s[start:i]))
-				start = i + 1
+		default:
+			if n := sep(s, i); depth == 0 && n > 0 {
+				out = append(out, s[start:i])
+				start = i + n
+				i += n - 1
 			}
 		}
 	}
-	return append(out, strings.TrimSpace(s[start:]))
+	return append(out, s[start:])
 }
 
 // bibORCIDs reads the ORCID iDs of a BibTeX entry, as Web of Science

@@ -10,20 +10,6 @@ import (
 	"github.com/researchkg/kg/graph/source"
 )
 
-func readAll(t *testing.T, name string, data []byte) ([]graph.Document, []error) {
-	t.Helper()
-	var docs []graph.Document
-	var bad []error
-	err := source.Read(name, bytes.NewReader(data), func(d graph.Document) error {
-		docs = append(docs, d)
-		return nil
-	}, func(err error) { bad = append(bad, err) })
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return docs, bad
-}
-
 func TestArXivLines(t *testing.T) {
 	for _, file := range []string{"sample.jsonl", "sample.jsonl.gz"} {
 		data, err := os.ReadFile("../../testdata/arxiv/" + file)
@@ -88,18 +74,10 @@ func FuzzArXivLine(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		in := append([]byte(`{"id": "1", "title": "t", "categories": "cs.LG"}`+"\n"), line...)
-		err := source.Read("fuzz", bytes.NewReader(in), func(d graph.Document) error {
+		fuzzRead(t, in, func(d graph.Document) {
 			if len(d.Records) != 1 || d.Records[0].Title == "" || len(d.Records[0].Authors) == 0 {
 				t.Fatalf("bad document %+v", d)
 			}
-			return nil
-		}, func(err error) {
-			if !strings.HasPrefix(err.Error(), "fuzz:") {
-				t.Fatalf("failure without file name: %v", err)
-			}
 		})
-		if err != nil && !strings.HasPrefix(err.Error(), "fuzz:") {
-			t.Fatalf("error without file name: %v", err)
-		}
 	})
 }

@@ -56,38 +56,20 @@ func FuzzAtom(f *testing.F) {
 	}
 	f.Add([]byte(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>t</title><author><name>a</name></author></entry>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		err := source.Read("fuzz", bytes.NewReader(data), func(d graph.Document) error {
+		fuzzRead(t, data, func(d graph.Document) {
 			for _, r := range d.Records {
 				if r.Title == "" || len(r.Authors) == 0 {
 					t.Fatalf("bad record %+v", r)
 				}
 			}
-			return nil
-		}, func(err error) {
-			if !strings.HasPrefix(err.Error(), "fuzz:") {
-				t.Fatalf("failure without file name: %v", err)
-			}
 		})
-		if err != nil && !strings.HasPrefix(err.Error(), "fuzz:") {
-			t.Fatalf("error without file name: %v", err)
-		}
 	})
 }
 
 // Atom person constructs carry an ORCID iD (uri), an e-mail and arXiv
 // affiliations: each author's are read beside the name.
 func TestAtomAuthorInfo(t *testing.T) {
-	data, err := os.ReadFile("../../testdata/atom/orcid.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []graph.Record
-	if err := source.Read("orcid.xml", bytes.NewReader(data), func(d graph.Document) error {
-		recs = append(recs, d.Records...)
-		return nil
-	}, func(err error) { t.Error(err) }); err != nil {
-		t.Fatal(err)
-	}
+	recs := fixtureRecords(t, "atom/orcid.xml")
 	if len(recs) != 3 {
 		t.Fatalf("%d records, want 3", len(recs))
 	}

@@ -1,7 +1,6 @@
 package source_test
 
 import (
-	"bytes"
 	"os"
 	"regexp"
 	"strings"
@@ -94,36 +93,18 @@ func FuzzBibTeX(f *testing.F) {
 	f.Add([]byte("@string(x = \"a\" # x)\n@misc{k, title = x, author = {A}}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := append([]byte("@misc{seed, title={T}, author={A}}\n"), data...)
-		err := source.Read("fuzz", bytes.NewReader(in), func(d graph.Document) error {
+		fuzzRead(t, in, func(d graph.Document) {
 			if r := d.Records[0]; r.Title == "" || len(r.Authors) == 0 {
 				t.Fatalf("bad record %+v", r)
 			}
-			return nil
-		}, func(err error) {
-			if !strings.HasPrefix(err.Error(), "fuzz:") {
-				t.Fatalf("failure without file name: %v", err)
-			}
 		})
-		if err != nil && !strings.HasPrefix(err.Error(), "fuzz:") {
-			t.Fatalf("error without file name: %v", err)
-		}
 	})
 }
 
 // ORCID iDs as Web of Science exports them go to the authors they name; a
 // one-author entry's orcid field to its author.
 func TestBibTeXORCID(t *testing.T) {
-	data, err := os.ReadFile("../../testdata/bibtex/orcid.bib")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []graph.Record
-	if err := source.Read("orcid.bib", bytes.NewReader(data), func(d graph.Document) error {
-		recs = append(recs, d.Records...)
-		return nil
-	}, func(err error) { t.Error(err) }); err != nil {
-		t.Fatal(err)
-	}
+	recs := fixtureRecords(t, "bibtex/orcid.bib")
 	if len(recs) != 2 {
 		t.Fatalf("%d records, want 2", len(recs))
 	}

@@ -20,20 +20,10 @@
 //
 // # Exact counters
 //
-// Counters move only together with the fact they count, inside the same
-// transaction: a co-author pair gains one when an authorship edge is
-// created; a paper's co-occurrence pairs (among its 10 best concepts) are
-// counted when its concepts have settled, at the end of an ingest, by the
-// difference between the set last counted for it (kept on the paper, in
-// the same transaction) and its set now; a large ingest recounts every pair
-// instead and sets it. A settle stopped between any two transactions is
-// completed exactly by the next run (tested at every stop). Papers with
-// more than 100 authors (k authors make k(k−1)/2 pairs: 37,000 for one
-// arXiv paper of 274 authors, more than a transaction holds) are listed
-// under each author instead and added in when co-authors are read, so
-// weights stay exact. Write transactions run one at a time: Badger detects
-// conflicts on keys read, not on ranges scanned. Re-ingesting the same
-// files leaves the store byte-identical (tested with Checksum over every
-// key and value), and ingest order does not change counts or weights
-// (tested).
+// Counters and pair counts (co-authors, co-occurrence) are kept exact by
+// the graph package: each moves only in the transaction that changes the
+// fact it counts (graph/doc.go, "Exact weights"). The store makes that
+// possible by running write transactions one at a time (Badger detects
+// conflicts on keys read, not on ranges scanned) and by committing a
+// transaction whole or not at all.
 package store

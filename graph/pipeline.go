@@ -134,7 +134,11 @@ func (p *Pipeline) analyze() {
 //
 // One transaction per document made the writer wait on every commit, and
 // wrote a hot key (a common term's document frequency, a global counter)
-// once per document; a batch writes it once.
+// once per document; a batch writes it once. Measured (ingest of 10,000
+// arXiv records, medians of 5 interleaved runs,
+// testdata/bench/ingest-settings.txt): 128 documents a batch 28.9 s, 32
+// documents 31.6 s, one document 31.4 s; on the whole file 256 was 5%
+// slower and 64 no different.
 const (
 	batchDocs   = 128
 	batchWrites = 16 << 10

@@ -28,16 +28,12 @@ store from before people were told apart (ingest says so). Stop kg serve
 first for --recluster (one process per data folder).`, std.err, &c)
 	recluster := fs.Bool("recluster", false, "cluster the people of every name again")
 	corrections := fs.Bool("corrections", false, "list the manual corrections")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	c.profileFlag(fs, "write a CPU profile of the run to this file")
 	log, err := parseFlags(fs, args, &c, std.err)
 	if err != nil {
 		return err
 	}
-	stopProfile, err := startCPUProfile(*cpuprofile)
-	if err != nil {
-		return err
-	}
-	defer stopProfile()
+	defer c.stopProfile()
 	name := strings.Join(fs.Args(), " ")
 	if (name != "") == (*recluster || *corrections) || *recluster && *corrections {
 		fs.Usage()

@@ -208,7 +208,7 @@ Ingesting the same files again changes nothing; after an interrupt, running
 the same command again completes the work.`, std.err, &c)
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines extracting key terms ahead of the writer")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	c.profileFlag(fs, "write a CPU profile of the run to this file")
 	memprofile := fs.String("memprofile", "", "write a heap profile to this file when the last document is written (before the store closes)")
 	memLimit := fs.Int("mem-limit-mb", 1100, "soft limit of the Go heap in MiB (GC works harder near it; 0: none; GOMEMLIMIT wins)")
 	dryRun := fs.Bool("dry-run", false, "report exactly what would change and write nothing (the changes are held in memory)")
@@ -221,11 +221,7 @@ the same command again completes the work.`, std.err, &c)
 		// without, 1.33 GiB with 1100 MiB, for 3% of the speed.
 		debug.SetMemoryLimit(int64(*memLimit) << 20)
 	}
-	stopProfile, err := startCPUProfile(*cpuprofile)
-	if err != nil {
-		return err
-	}
-	defer stopProfile()
+	defer c.stopProfile()
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return exitError{2}

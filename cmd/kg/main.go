@@ -106,8 +106,23 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 
 // commonFlags are the flags every command has.
 type commonFlags struct {
-	data     string
-	logLevel string
+	data       string
+	logLevel   string
+	cpuprofile *string // set by profileFlag on the commands that offer --cpuprofile
+	stop       func()  // stops the CPU profile parseFlags started
+}
+
+// profileFlag offers --cpuprofile FILE: parseFlags starts the profile, and
+// the command defers c.stopProfile().
+func (c *commonFlags) profileFlag(fs *flag.FlagSet, desc string) {
+	c.cpuprofile = fs.String("cpuprofile", "", desc)
+}
+
+// stopProfile stops and writes the CPU profile, if one was started.
+func (c *commonFlags) stopProfile() {
+	if c.stop != nil {
+		c.stop()
+	}
 }
 
 func envOr(name, def string) string {
@@ -134,7 +149,13 @@ func parseFlags(fs *flag.FlagSet, args []string, c *commonFlags, stderr io.Write
 	if err := fs.Parse(args); err != nil {
 		return zerolog.Nop(), err
 	}
-	return newLogger(stderr, c.logLevel)
+	log, err := newLogger(stderr, c.logLevel)
+	if err == nil && c.cpuprofile != nil {
+		if c.stop, err = startCPUProfile(*c.cpuprofile); err != nil {
+			err = fmt.Errorf("--cpuprofile: %w", err)
+		}
+	}
+	return log, err
 }
 
 // newLogger logs JSON lines to w, or a console format when w is a terminal.

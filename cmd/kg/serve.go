@@ -50,16 +50,12 @@ close the store.`, std.err, &c)
 	cors := fs.String("cors-origins", envOr("KG_CORS_ORIGINS", ""), "comma-separated origins allowed to call from a browser, or * (env KG_CORS_ORIGINS)")
 	budget := fs.Int("cost-budget", 50000, "largest estimated query cost answered")
 	cacheControl := fs.String("cache-control", envOr("KG_CACHE_CONTROL", "no-cache"), "Cache-Control of query answers over GET, which carry an ETag and answer If-None-Match with 304 (env KG_CACHE_CONTROL; e.g. max-age=30)")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file (written at shutdown)")
+	c.profileFlag(fs, "write a CPU profile of the whole run to this file (written at shutdown)")
 	log, err := parseFlags(fs, args, &c, std.err)
 	if err != nil {
 		return err
 	}
-	stopProfile, err := startCPUProfile(*cpuprofile)
-	if err != nil {
-		return err
-	}
-	defer stopProfile()
+	defer c.stopProfile()
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q (did you mean kg ingest?)", fs.Args())
 	}

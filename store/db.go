@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"sync"
 	"time"
@@ -121,8 +122,11 @@ func Open(opts Options) (*DB, error) {
 		bo = bo.WithInMemory(true).WithDir("").WithValueDir("")
 	}
 	bdb, err := badger.Open(bo)
+	if err != nil && opts.ReadOnly && !opts.InMemory && strings.Contains(err.Error(), badger.ErrTruncateNeeded.Error()) {
+		bdb, err = recoverLog(bo, opts)
+	}
 	if err != nil {
-		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+		if isLocked(err) {
 			return nil, fmt.Errorf("open store %s: another kg process holds it (a running kg serve? ask it over GraphQL, or stop it first): %w", opts.Dir, err)
 		}
 		return nil, fmt.Errorf("open store %s: %w", opts.Dir, err)
@@ -262,3 +266,36 @@ func (b badgerLogger) Infof(f string, a ...any)  { b.l.Debug().Msg(trimNL(fmt.Sp
 func (b badgerLogger) Debugf(f string, a ...any) { b.l.Trace().Msg(trimNL(fmt.Sprintf(f, a...))) }
 
 func trimNL(s string) string { return strings.TrimRight(s, "\n") }
+
+func isLocked(err error) bool { return strings.Contains(err.Error(), "Cannot acquire directory lock") }
+
+// notWritable reports whether err says the files may not be written
+// (Badger flattens the errors it wraps into text).
+func notWritable(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || strings.Contains(err.Error(), "permission denied") ||
+		strings.Contains(err.Error(), "read-only file system")
+}
+
+// recoverLog opens, read-only, a store that was not closed cleanly: after a
+// crash, kill -9 or power cut, or in a copy taken while a kg process wrote
+// to it, the write-ahead log is longer than its last entry, and Badger
+// replays and truncates it only when it may write. So the store is opened
+// read-write once (which replays the log: every committed transaction the
+// files hold is kept), closed, and opened read-only again. When that is not
+// possible the error says in one line what happened and what to run.
+func recoverLog(bo badger.Options, opts Options) (*badger.DB, error) {
+	rw, err := badger.Open(bo.WithReadOnly(false))
+	switch {
+	case err != nil && isLocked(err):
+		return nil, fmt.Errorf("the store was not closed cleanly and another kg process holds it now: ask that process (kg serve answers GraphQL), or stop it and run this again")
+	case err != nil && notWritable(err):
+		return nil, fmt.Errorf("the store was not closed cleanly and this process may not write to %s to replay its log: run kg stats --data %s once as a user who may, or copy the folder somewhere writable and open the copy", opts.Dir, opts.Dir)
+	case err != nil:
+		return nil, fmt.Errorf("the store was not closed cleanly, and replaying its log failed (restore it from a kg backup, or re-ingest its sources): %w", err)
+	}
+	if err := rw.Close(); err != nil {
+		return nil, fmt.Errorf("the store was not closed cleanly, and closing it after replaying its log failed: %w", err)
+	}
+	opts.Logger.Warn().Str("dir", opts.Dir).Msg("the store was not closed cleanly (a crash, or a copy taken while kg was writing): its log was replayed; committed writes are kept")
+	return badger.Open(bo)
+}

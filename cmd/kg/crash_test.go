@@ -4,6 +4,10 @@ import (
 	"bufio"
 	"compress/gzip"
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,6 +113,7 @@ func TestIngestSurvivesSIGKILL(t *testing.T) {
 	if killedAfter == 0 {
 		t.Skip("this machine ingests the input before any kill lands")
 	}
+	readOnlyCommandsWork(t, crashed, "after kill -9")
 	code, out, errs := runKG(t, "ingest", "--data", crashed, input)
 	if code != 0 {
 		t.Fatalf("ingest after the kill: %s", errs)
@@ -160,4 +165,67 @@ func TestIngestSkipsHostileLines(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// readOnlyCommandsWork runs every command that opens a store read-only on
+// dir (one that was not closed cleanly): each must work, and the store's
+// counts must be whole.
+// (A subtest, so that the read-only server it starts has stopped when it
+// returns.)
+func readOnlyCommandsWork(t *testing.T, dir, what string) {
+	t.Helper()
+	t.Run("read-only commands", func(t *testing.T) { readOnlyCommands(t, dir, what) })
+}
+
+func readOnlyCommands(t *testing.T, dir, what string) {
+	code, out, errs := runKG(t, "stats", "--data", dir, "--digest")
+	if code != 0 {
+		t.Fatalf("%s: kg stats: exit %d: %s", what, code, errs)
+	}
+	var st map[string]any
+	if err := json.Unmarshal([]byte(out), &st); err != nil || st["papers"].(float64) < 1 {
+		t.Fatalf("%s: kg stats: %v %s", what, err, out)
+	}
+	backup := filepath.Join(t.TempDir(), "kg.backup")
+	if code, _, errs := runKG(t, "backup", "--data", dir, backup); code != 0 {
+		t.Errorf("%s: kg backup: exit %d: %s", what, code, errs)
+	}
+	restored := filepath.Join(t.TempDir(), "restored")
+	if code, _, errs := runKG(t, "restore", "--data", restored, backup); code != 0 {
+		t.Errorf("%s: kg restore of that backup: exit %d: %s", what, code, errs)
+	} else if got := digest(t, restored); got.Hash != st["digest"] {
+		t.Errorf("%s: the backup restores to digest %s, the store has %v", what, got.Hash, st["digest"])
+	}
+	base := startServe(t, "--data", dir, "--read-only", "--seeds", "")
+	resp, err := http.Post(base+"/graphql", "application/json", strings.NewReader(`{"query":"{ stats { papers } }"}`))
+	if err != nil {
+		t.Fatalf("%s: serve --read-only: %v", what, err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if want := fmt.Sprintf(`{"papers":%v}`, st["papers"]); !strings.Contains(string(body), want) {
+		t.Errorf("%s: serve --read-only answered %s, want %s", what, body, want)
+	}
+}
+
+// A copy of the data folder taken with cp -a while kg serve runs (the
+// first backup an operator tries) opens with every read-only command.
+func TestCopyTakenWhileServing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	seeds := t.TempDir()
+	copySeeds(t, seeds)
+	data := filepath.Join(t.TempDir(), "d")
+	base := startServe(t, "--data", data, "--seeds", seeds)
+	if resp, err := http.Get(base + "/healthz"); err != nil {
+		t.Fatal(err)
+	} else {
+		resp.Body.Close()
+	}
+	cp := filepath.Join(t.TempDir(), "copy")
+	if out, err := exec.Command("cp", "-a", data, cp).CombinedOutput(); err != nil {
+		t.Fatalf("cp -a: %v %s", err, out)
+	}
+	readOnlyCommandsWork(t, cp, "a copy taken while serving")
 }

@@ -1,0 +1,102 @@
+package store_test
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/store"
+)
+
+// copyDir copies the files of a store folder as cp -a would, while the
+// store may be open.
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		in, err := os.Open(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := os.Create(filepath.Join(to, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			t.Fatal(err)
+		}
+		in.Close()
+		if err := out.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A copy of a store taken while a process writes to it (the first backup
+// an operator tries) is a store that was not closed cleanly: its log is
+// longer than its last entry. It opens read-only, with every committed
+// write, and so does the folder again afterwards.
+func TestCopyTakenWhileOpenOpensReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	db := mustOpenWith(t, store.DefaultOptions(dir))
+	ctx := context.Background()
+	var ids []graph.NodeID
+	for i := range 50 {
+		if err := db.Update(ctx, func(tx graph.Tx) error {
+			id, err := tx.NewID(graph.KindPaper)
+			ids = append(ids, id)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.AddCounter("papers", 1); err != nil {
+				return err
+			}
+			return tx.PutNode(graph.Node{ID: id, Label: "Paper " + strings.Repeat("x", i), Year: 2000 + i})
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	cp := filepath.Join(t.TempDir(), "copy")
+	copyDir(t, dir, cp)
+
+	// the live folder, read-only, while the writer holds it: refused, saying why
+	if _, err := store.Open(store.DefaultOptions(dir).WithReadOnly(true)); err == nil || !strings.Contains(err.Error(), "another kg process") {
+		t.Errorf("read-only open of a held store: %v, want an error naming another kg process", err)
+	}
+
+	for round := range 2 { // the second open finds the log replayed
+		ro, err := store.Open(store.DefaultOptions(cp).WithReadOnly(true))
+		if err != nil {
+			t.Fatalf("open the copy read-only (round %d): %v", round, err)
+		}
+		r, err := ro.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := r.Counter("papers"); err != nil || n != 50 {
+			t.Errorf("round %d: papers counter %d (%v), want 50", round, n, err)
+		}
+		for i, id := range ids {
+			if n, err := r.Node(id); err != nil || n.Year != 2000+i {
+				t.Fatalf("round %d: node %d: %+v %v", round, i, n, err)
+			}
+		}
+		r.Close()
+		if err := ro.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

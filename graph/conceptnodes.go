@@ -82,23 +82,6 @@ func (w *writer) addAliasName(id NodeID, alias string) error {
 	return w.searchTerms(id, alias)
 }
 
-// conceptIndexKeys are a concept's keys in the vocabulary filter: the
-// IdxConcept keys of its name and aliases, and its acronyms
-// (acronymVocabKey).
-func conceptIndexKeys(n *Node) []string {
-	var out []string
-	for _, s := range append([]string{n.Label}, n.Aliases...) {
-		if isOneAcronym(s) {
-			out = append(out, acronymVocabKey(SingularAcronym(s)))
-			continue
-		}
-		if k := ConceptKey(s); k != "" && !slices.Contains(out, k) {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
 // isOneAcronym reports whether s is a single acronym ("RL", "VL-PRM").
 func isOneAcronym(s string) bool { return !strings.Contains(s, " ") && IsAcronym(s) }
 

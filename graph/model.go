@@ -199,6 +199,9 @@ type Reader interface {
 	// Lookup finds a node by an index key in a namespace (e.g. the
 	// title key of a paper); ErrNotFound when absent.
 	Lookup(ns Index, key string) (NodeID, error)
+	// Lookups visits every key of a lookup namespace and its node, in key
+	// order (keys as stored: clipped to the store's key limit).
+	Lookups(ns Index, fn func(key string, id NodeID) bool) error
 	// Edges visits the edges of one type at id, outgoing or incoming, in id
 	// order.
 	Edges(id NodeID, t EdgeType, dir Direction, fn func(other NodeID, weight float64) bool) error

@@ -3,20 +3,21 @@ package graph
 import (
 	"hash/maphash"
 	"math"
+	"strings"
 	"sync"
 )
 
 // vocabulary answers "certainly not a concept key" from memory for the
 // spans of a text that are checked against the concept index: a Bloom
-// filter over the keys of every concept (conceptIndexKeys: the IdxConcept
-// keys of its name and aliases, and its acronyms).
+// filter over the keys of the concept index (IdxConcept) and of the
+// acronym index (IdxAcronym, as acronymVocabKey).
 //
 // Linking looks up every span of a paper's text that may name a concept,
 // about 800 for an abstract, and nearly all of them name none: one Badger
 // read each would cost more than the rest of ingest. The filter answers
 // those in ~40 ns; the ~20 spans it lets through are looked up.
 //
-// It is built from the store's concept nodes the first time a writer
+// It is built from the store's indexes the first time a writer
 // needs it, and every concept a writer creates (or alias it adds) is added.
 // Keys are never removed: a dropped concept, or one created in a
 // transaction that failed, costs a lookup that finds nothing. One filter
@@ -115,21 +116,50 @@ func (v *vocabulary) build(r Reader) error {
 		return err
 	}
 	v.parts = []*vocabBloom{newVocabBloom(2 * int(n))}
-	err = r.NodeIDs(KindConcept, 0, func(id NodeID) bool {
-		var node Node
-		if node, err = r.Node(id); err != nil {
-			return false
-		}
-		for _, k := range conceptIndexKeys(&node) {
-			v.add(k)
-		}
-		return true
-	})
+	// The filter holds exactly the keys of the index (not keys derived
+	// from the concepts' names, which the index may hold more of: a
+	// concept renamed keeps its old key), so a process that starts on a
+	// store links a text as the process that made the store would have.
+	if err = r.Lookups(IdxConcept, func(key string, _ NodeID) bool { v.add(key); return true }); err == nil {
+		err = r.Lookups(IdxAcronym, func(short string, _ NodeID) bool { v.add(acronymVocabKey(short)); return true })
+	}
+	if err == nil {
+		err = v.loadRejected(r)
+	}
 	if err != nil {
 		v.parts = nil
 		return err
 	}
 	v.built = true
+	return nil
+}
+
+// loadRejected marks the concepts rejected but not yet unlinked (a run
+// stopped before its settle): linking skips them, as it did in the run
+// that rejected them.
+func (v *vocabulary) loadRejected(r Reader) error {
+	var keys []string
+	if err := r.Counters("rej/", func(name string, n int64) bool {
+		if n == rejPending {
+			keys = append(keys, strings.TrimPrefix(name, "rej/"))
+		}
+		return true
+	}); err != nil {
+		return err
+	}
+	for _, key := range keys {
+		id, err := r.Lookup(IdxConcept, key)
+		if ErrorCode(err) == NotFound {
+			continue
+		} else if err != nil {
+			return err
+		}
+		if n, err := r.Node(id); err != nil {
+			return err
+		} else if ConceptKey(n.Label) == key {
+			v.reject(id)
+		}
+	}
 	return nil
 }
 

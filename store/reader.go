@@ -123,6 +123,23 @@ func (r *reader) Lookup(ns graph.Index, key string) (graph.NodeID, error) {
 	return graph.NodeID(binary.BigEndian.Uint64(v)), nil
 }
 
+func (r *reader) Lookups(ns graph.Index, fn func(string, graph.NodeID) bool) error {
+	prefix := lookupKey(ns, "")
+	return r.scan(prefix, nil, true, func(k []byte, item valued) (bool, error) {
+		var id graph.NodeID
+		if err := item.Value(func(v []byte) error {
+			if len(v) != 8 {
+				return fmt.Errorf("lookup %d %q: malformed value", ns, k[len(prefix):])
+			}
+			id = graph.NodeID(binary.BigEndian.Uint64(v))
+			return nil
+		}); err != nil {
+			return false, err
+		}
+		return fn(string(k[len(prefix):]), id), nil
+	})
+}
+
 func decodeWeight(v []byte) float64 {
 	if len(v) != 8 {
 		return 0

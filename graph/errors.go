@@ -15,6 +15,9 @@ const (
 	Invalid  Code = "INVALID"
 	Conflict Code = "CONFLICT"
 	Internal Code = "INTERNAL"
+	// DiskFull: the store's disk is nearly full and writes are refused
+	// before anything is written; reads go on.
+	DiskFull Code = "DISK_FULL"
 )
 
 // Error is an error with a Code.

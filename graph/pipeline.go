@@ -67,8 +67,14 @@ func (s *Service) NewPipeline(ctx context.Context, workers int, done func(Docume
 
 // Add queues a document; it blocks while the pipeline is full. Call it
 // from one goroutine.
+//
+// Once the writer has stopped on a store error (a failed commit, a full
+// disk), Add returns that error, so the caller stops reading.
 func (p *Pipeline) Add(doc Document) error {
 	if err := p.ctx.Err(); err != nil {
+		return err
+	}
+	if err := p.failed(); err != nil {
 		return err
 	}
 	select {
@@ -298,6 +304,9 @@ func (p *Pipeline) fail(err error) {
 		p.err = err
 	}
 }
+
+// Err returns the store error that stopped the writer, if any.
+func (p *Pipeline) Err() error { return p.failed() }
 
 func (p *Pipeline) failed() error {
 	p.mu.Lock()

@@ -21,6 +21,7 @@ const (
 	CodeTimeout         Code = "TIMEOUT"         // the request's deadline passed (--timeout)
 	CodeUnauthenticated Code = "UNAUTHENTICATED" // a mutation without the write token
 	CodeWritesDisabled  Code = "WRITES_DISABLED" // a mutation on a server that takes none (--read-only, no --write-token)
+	CodeDiskFull             = graph.DiskFull    // a write refused before it starts: the store's disk is nearly full
 
 	// A query refused before it runs (no data).
 	CodeParseError          Code = "PARSE_ERROR"
@@ -60,6 +61,7 @@ var codes = []struct {
 	{CodeTimeout, http.StatusOK},
 	{CodeUnauthenticated, http.StatusOK},
 	{CodeWritesDisabled, http.StatusOK},
+	{CodeDiskFull, http.StatusOK},
 
 	{CodeParseError, http.StatusBadRequest},
 	{CodeValidationFailed, http.StatusBadRequest},

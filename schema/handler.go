@@ -61,6 +61,10 @@ type Options struct {
 	StoreBytes func() int64
 	// Healthy reports whether the store is open; nil means always.
 	Healthy func() bool
+	// DiskSpace reports the free space of the store's disk and the reserve
+	// below which writes are refused (/healthz, /metrics); nil: not
+	// reported.
+	DiskSpace func() (free, need uint64, err error)
 }
 
 func (o Options) withDefaults() Options {
@@ -209,6 +213,13 @@ func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if h.opts.DiskSpace != nil {
+		// reads go on when the disk is nearly full: still healthy, but say so
+		if free, need, err := h.opts.DiskSpace(); err == nil && free < need {
+			fmt.Fprintf(w, "ok; disk nearly full: %d MB free, writes need about %d MB and are refused\n", free>>20, need>>20)
+			return
+		}
+	}
 	_, _ = w.Write([]byte("ok\n"))
 }
 

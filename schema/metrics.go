@@ -111,6 +111,12 @@ func (h *Handler) serveMetrics(w http.ResponseWriter, r *http.Request) {
 	if h.opts.StoreBytes != nil {
 		fmt.Fprintf(&b, "# HELP kg_store_bytes Size of the Badger store on disk (LSM and value log).\n# TYPE kg_store_bytes gauge\nkg_store_bytes %d\n", h.opts.StoreBytes())
 	}
+	if h.opts.DiskSpace != nil {
+		if free, need, err := h.opts.DiskSpace(); err == nil {
+			fmt.Fprintf(&b, "# HELP kg_disk_free_bytes Free space of the store's disk.\n# TYPE kg_disk_free_bytes gauge\nkg_disk_free_bytes %d\n", free)
+			fmt.Fprintf(&b, "# HELP kg_disk_reserve_bytes Free space below which writes are refused (DISK_FULL).\n# TYPE kg_disk_reserve_bytes gauge\nkg_disk_reserve_bytes %d\n", need)
+		}
+	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	fmt.Fprintf(&b, "# HELP kg_go_heap_bytes Go heap in use.\n# TYPE kg_go_heap_bytes gauge\nkg_go_heap_bytes %d\n", ms.HeapInuse)

@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/rs/zerolog"
@@ -53,16 +54,47 @@ func Restore(dir string, r io.Reader, log zerolog.Logger) error {
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return fmt.Errorf("restore into %s: the folder is not empty (restore into a new folder)", dir)
 	}
+	_, statErr := os.Stat(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("restore into %s: %w", dir, err)
 	}
-	bdb, err := badger.Open(badger.DefaultOptions(dir).WithNumCompactors(2).
-		WithLogger(badgerLogger{log.With().Str("component", "badger").Logger()}))
-	if err != nil {
+	// a restore that fails leaves the folder as it found it, so the same
+	// command can run again
+	clean := func() {
+		if os.IsNotExist(statErr) {
+			os.RemoveAll(dir)
+			return
+		}
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+	// the disk is checked before each chunk (a few MB): Badger writes
+	// through mmap, and a disk that fills under it kills the process
+	var restored int64
+	space := func(n uint64) error {
+		restored += int64(n)
+		free, err := freeBytes(dir)
+		if need := reserve(restored); err == nil && free < need {
+			return diskFull(DiskSpace{Dir: dir, Free: free, Need: need})
+		}
+		return nil
+	}
+	if err := space(0); err != nil {
+		clean()
 		return fmt.Errorf("restore into %s: %w", dir, err)
 	}
-	if err := load(bdb, &framedReader{r: r}); err != nil {
+	bdb, err := badger.Open(badger.DefaultOptions(dir).WithNumCompactors(2).
+		WithMemTableSize(memTableSize).WithNumMemtables(numMemtables).
+		WithLogger(badgerLogger{log.With().Str("component", "badger").Logger()}))
+	if err != nil {
+		clean()
+		return fmt.Errorf("restore into %s: %w", dir, err)
+	}
+	if err := load(bdb, &framedReader{r: r, chunk: space}); err != nil {
 		bdb.Close()
+		clean()
 		return fmt.Errorf("restore into %s: reading the backup: %w", dir, err)
 	}
 	var ver []byte
@@ -78,12 +110,15 @@ func Restore(dir string, r io.Reader, log zerolog.Logger) error {
 		err = cerr
 	}
 	if errors.Is(err, badger.ErrKeyNotFound) {
+		clean()
 		return fmt.Errorf("restore into %s: the backup holds no kg store (no layout version)", dir)
 	}
 	if err != nil {
+		clean()
 		return fmt.Errorf("restore into %s: %w", dir, err)
 	}
 	if len(ver) != 8 || binary.BigEndian.Uint64(ver) != layoutVersion {
+		clean()
 		return fmt.Errorf("restore into %s: the backup has store layout %x, this kg reads %d", dir, ver, layoutVersion)
 	}
 	return nil
@@ -109,6 +144,7 @@ const maxBackupChunk = 256 << 20
 // allocates for it.
 type framedReader struct {
 	r      io.Reader
+	chunk  func(n uint64) error // called with each chunk's length before it is read (nil: none)
 	hdr    [8]byte
 	inHdr  int    // header bytes seen of the current chunk
 	remain uint64 // body bytes left in the current chunk
@@ -130,6 +166,11 @@ func (f *framedReader) Read(p []byte) (int, error) {
 			f.remain = binary.LittleEndian.Uint64(f.hdr[:])
 			if f.remain > maxBackupChunk {
 				return 0, fmt.Errorf("not a kg backup (a chunk of %d bytes)", f.remain)
+			}
+			if f.chunk != nil {
+				if err := f.chunk(f.remain); err != nil {
+					return 0, err
+				}
 			}
 		}
 	}

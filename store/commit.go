@@ -59,6 +59,11 @@ func (db *DB) update(ctx context.Context, fn func(graph.Tx) error, committed fun
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if db.dry == nil {
+		if err := db.checkSpace(); err != nil {
+			return err
+		}
+	}
 	// Read the snapshot taken before the commit under way started, under
 	// that commit's writes (or a dry run's).
 	snap := db.next

@@ -31,6 +31,9 @@ type Options struct {
 	// and lookups from memory (filter.go). It costs a key scan at the first
 	// write and ~1.2 bytes per such key: for bulk ingest, not for a server.
 	KeyFilter bool
+	// ReserveMB raises the free disk space writes leave (see space.go); the
+	// reserve is never less than what Badger may write on its own.
+	ReserveMB int64
 }
 
 // DefaultOptions returns options for a store in dir, sized for a small
@@ -58,6 +61,10 @@ func (o Options) WithReadOnly(b bool) Options { o.ReadOnly = b; return o }
 
 // WithHotCacheMB sets the size of the write path's value cache (0: none).
 func (o Options) WithHotCacheMB(mb int64) Options { o.HotCacheMB = mb; return o }
+
+// WithReserveMB keeps at least mb MB of the disk free: writes are refused
+// (DISK_FULL) below it or below Badger's own needs, whichever is more.
+func (o Options) WithReserveMB(mb int64) Options { o.ReserveMB = mb; return o }
 
 // WithKeyFilter enables the absent-key filter of write transactions.
 func (o Options) WithKeyFilter(b bool) Options { o.KeyFilter = b; return o }
@@ -90,8 +97,10 @@ type DB struct {
 	wantFilter bool
 	misses     int // absent keys read by write transactions, until the filter is built
 	bdb        *badger.DB
-	maxValue   int // the largest value Badger takes
-	lastWrites int // how many writes the last commit held (guarded by wmu)
+	dir        string // the data folder ("" in memory)
+	reserveMin uint64 // Options.ReserveMB in bytes
+	maxValue   int    // the largest value Badger takes
+	lastWrites int    // how many writes the last commit held (guarded by wmu)
 	seq        *badger.Sequence
 	log        zerolog.Logger
 	stop       chan struct{}
@@ -111,8 +120,8 @@ var (
 func Open(opts Options) (*DB, error) {
 	bo := badger.DefaultOptions(opts.Dir).
 		WithNumCompactors(2).
-		WithMemTableSize(32 << 20).
-		WithNumMemtables(3).
+		WithMemTableSize(memTableSize).
+		WithNumMemtables(numMemtables).
 		WithBlockCacheSize(opts.CacheMB << 20).
 		WithIndexCacheSize(32 << 20).
 		WithDetectConflicts(false).
@@ -120,6 +129,7 @@ func Open(opts Options) (*DB, error) {
 		WithLogger(badgerLogger{opts.Logger.With().Str("component", "badger").Logger()})
 	if opts.InMemory {
 		bo = bo.WithInMemory(true).WithDir("").WithValueDir("")
+		opts.Dir = ""
 	}
 	bdb, err := badger.Open(bo)
 	if err != nil && opts.ReadOnly && !opts.InMemory && strings.Contains(err.Error(), badger.ErrTruncateNeeded.Error()) {
@@ -131,7 +141,7 @@ func Open(opts Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("open store %s: %w", opts.Dir, err)
 	}
-	db := &DB{bdb: bdb, maxValue: int(bo.ValueLogFileSize), log: opts.Logger, stop: make(chan struct{}), hot: newHotCache(opts.HotCacheMB << 20), wantFilter: opts.KeyFilter, readOnly: opts.ReadOnly}
+	db := &DB{bdb: bdb, dir: opts.Dir, reserveMin: uint64(max(opts.ReserveMB, 0)) << 20, maxValue: int(bo.ValueLogFileSize), log: opts.Logger, stop: make(chan struct{}), hot: newHotCache(opts.HotCacheMB << 20), wantFilter: opts.KeyFilter, readOnly: opts.ReadOnly}
 	if err := db.checkVersion(opts.ReadOnly); err != nil {
 		bdb.Close()
 		return nil, err

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -98,5 +99,41 @@ func TestCopyTakenWhileOpenOpensReadOnly(t *testing.T) {
 		if err := ro.Close(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// Below the disk reserve a write is refused with DISK_FULL before it
+// starts, saying how much is free where; reads go on, and the write works
+// once there is room.
+func TestWritesRefusedWhenTheDiskIsNearlyFull(t *testing.T) {
+	dir := t.TempDir()
+	full := mustOpenWith(t, store.DefaultOptions(dir).WithReserveMB(1<<40)) // a reserve no disk has
+	ctx := context.Background()
+	sp, err := full.DiskSpace()
+	if err != nil || !sp.Short() || sp.Dir != dir {
+		t.Fatalf("DiskSpace %+v, %v: want short, in %s", sp, err, dir)
+	}
+	err = full.Update(ctx, func(tx graph.Tx) error {
+		t.Error("the transaction ran on a full disk")
+		return nil
+	})
+	if graph.ErrorCode(err) != graph.DiskFull || !errors.Is(err, store.ErrDiskFull) ||
+		!strings.Contains(err.Error(), "disk nearly full: ") || !strings.Contains(err.Error(), "MB free in "+dir) {
+		t.Fatalf("write on a full disk: %v (code %s)", err, graph.ErrorCode(err))
+	}
+	r, err := full.Read(ctx)
+	if err != nil {
+		t.Fatalf("read on a full disk: %v", err)
+	}
+	r.Close()
+	if err := full.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db := mustOpenWith(t, store.DefaultOptions(dir))
+	if err := db.Update(ctx, func(tx graph.Tx) error { _, err := tx.AddCounter("x", 1); return err }); err != nil {
+		t.Fatalf("write with room: %v", err)
+	}
+	if sp, err := db.DiskSpace(); err != nil || sp.Short() || sp.Need < 192<<20 {
+		t.Errorf("DiskSpace with room: %+v %v (the reserve covers Badger's memtables and a compaction)", sp, err)
 	}
 }

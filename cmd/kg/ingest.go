@@ -22,6 +22,7 @@ import (
 	"github.com/researchkg/kg/graph"
 	"github.com/researchkg/kg/graph/source"
 	"github.com/researchkg/kg/nlp"
+	"github.com/researchkg/kg/store"
 )
 
 // summary adds up the results of an ingest run.
@@ -156,6 +157,10 @@ func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, worker
 				readErr = ctx.Err()
 				break
 			}
+			if perr := pipe.Err(); perr != nil { // the store failed: reading on is useless
+				readErr = perr
+				break
+			}
 			sum.fail(err)
 			log.Error().Err(err).Str("file", name).Msg("file failed; skipped")
 		}
@@ -262,6 +267,14 @@ the same command again completes the work.`, std.err, &c)
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(std.err, "kg ingest: interrupted; every document listed above is stored whole. Run the same command again to finish: nothing is duplicated.")
 		return exitError{130}
+	}
+	if errors.Is(err, store.ErrDiskFull) {
+		// every document written is whole; the settle left is done by the next run
+		st, serr := svc.Stats(context.WithoutCancel(ctx))
+		if serr != nil {
+			return err
+		}
+		return fmt.Errorf("%w; %d papers stored, run the same command again to continue (after freeing space, or with --data on a larger disk): nothing is duplicated", err, st.Papers)
 	}
 	if err != nil {
 		return err

@@ -99,6 +99,10 @@ close the store.`, std.err, &c)
 		WriteToken: *token, ReadOnly: *readOnly, CORSOrigins: origins, CostBudget: *budget,
 		CacheControl: *cacheControl,
 		StoreBytes:   func() int64 { lsm, vlog := db.Size(); return lsm + vlog },
+		DiskSpace: func() (uint64, uint64, error) {
+			sp, err := db.DiskSpace()
+			return sp.Free, sp.Need, err
+		},
 	})
 	if err != nil {
 		return err

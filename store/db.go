@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 	"github.com/google/btree"
 	"github.com/rs/zerolog"
 
@@ -31,6 +32,11 @@ type Options struct {
 	// and lookups from memory (filter.go). It costs a key scan at the first
 	// write and ~1.2 bytes per such key: for bulk ingest, not for a server.
 	KeyFilter bool
+	// VerifyBlocks checks each table block's checksum when Badger reads it
+	// from disk (kg serve): a damaged block is never decoded into an
+	// answer. Badger then reads it as absent, so damage is found by Verify
+	// (kg verify, and kg serve at startup).
+	VerifyBlocks bool
 	// ReserveMB raises the free disk space writes leave (see space.go); the
 	// reserve is never less than what Badger may write on its own.
 	ReserveMB int64
@@ -65,6 +71,9 @@ func (o Options) WithHotCacheMB(mb int64) Options { o.HotCacheMB = mb; return o 
 // WithReserveMB keeps at least mb MB of the disk free: writes are refused
 // (DISK_FULL) below it or below Badger's own needs, whichever is more.
 func (o Options) WithReserveMB(mb int64) Options { o.ReserveMB = mb; return o }
+
+// WithVerifyBlocks checks block checksums on every read from disk.
+func (o Options) WithVerifyBlocks(b bool) Options { o.VerifyBlocks = b; return o }
 
 // WithKeyFilter enables the absent-key filter of write transactions.
 func (o Options) WithKeyFilter(b bool) Options { o.KeyFilter = b; return o }
@@ -127,6 +136,9 @@ func Open(opts Options) (*DB, error) {
 		WithDetectConflicts(false).
 		WithReadOnly(opts.ReadOnly).
 		WithLogger(badgerLogger{opts.Logger.With().Str("component", "badger").Logger()})
+	if opts.VerifyBlocks {
+		bo = bo.WithChecksumVerificationMode(options.OnBlockRead)
+	}
 	if opts.InMemory {
 		bo = bo.WithInMemory(true).WithDir("").WithValueDir("")
 		opts.Dir = ""
@@ -293,7 +305,14 @@ func notWritable(err error) bool {
 // read-write once (which replays the log: every committed transaction the
 // files hold is kept), closed, and opened read-only again. When that is not
 // possible the error says in one line what happened and what to run.
+//
+// Badger's replay stops at the first entry that does not check and drops
+// the rest; so the logs are verified first, and a damaged one is reported
+// rather than cut.
 func recoverLog(bo badger.Options, opts Options) (*badger.DB, error) {
+	if damaged := verifyLogs(opts.Dir); len(damaged) > 0 {
+		return nil, DamageError(opts.Dir, damaged)
+	}
 	rw, err := badger.Open(bo.WithReadOnly(false))
 	switch {
 	case err != nil && isLocked(err):

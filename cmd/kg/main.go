@@ -1,7 +1,7 @@
 // Command kg is a knowledge-graph service for research publications: it
 // ingests publication pages into a Badger store and serves them over GraphQL.
 // Its commands (serve, ingest, stats, terms, recompute, authors, backup,
-// restore, soak) are listed in usage below and each has a file of its own;
+// restore, verify, soak) are listed in usage below and each has a file of its own;
 // "kg help" prints the list, "kg COMMAND --help" a command's flags.
 package main
 
@@ -32,6 +32,7 @@ Usage:
                                               people who share a name; manual corrections
   kg backup  [--data DIR] FILE                write a backup of the store (Badger's stream)
   kg restore [--data DIR] FILE                load a backup into an empty data folder
+  kg verify  [--data DIR]                     check every file of the store for damage
   kg soak   [--addr HOST:PORT] [--variant V]  load-test a kg serve on this machine
 
 Run "kg COMMAND --help" for a command's flags. Every flag can also be set
@@ -66,6 +67,7 @@ var commands = map[string]func(ctx context.Context, args []string, std stdio) er
 	"backup":    cmdBackup,
 	"restore":   cmdRestore,
 	"soak":      cmdSoak,
+	"verify":    cmdVerify,
 }
 
 // run is main without the exit and the signals, so tests can call it.

@@ -13,6 +13,12 @@ import (
 // openStore opens the data folder. bulk is for commands that write much
 // (ingest, recompute): their write transactions get the absent-key filter.
 func openStore(dir string, readOnly, bulk bool, log zerolog.Logger) (*store.DB, error) {
+	return openStoreWith(storeOptions(dir, readOnly, bulk, log))
+}
+
+// openStoreWith opens the data folder with opts (created for a writer).
+func openStoreWith(opts store.Options) (*store.DB, error) {
+	dir, readOnly := opts.Dir, opts.ReadOnly
 	if !readOnly {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("create data folder: %w", err)
@@ -20,7 +26,11 @@ func openStore(dir string, readOnly, bulk bool, log zerolog.Logger) (*store.DB, 
 	} else if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("data folder %s: %w (run kg ingest or kg serve first)", dir, err)
 	}
-	return store.Open(store.DefaultOptions(dir).WithReadOnly(readOnly).WithKeyFilter(bulk && !readOnly).WithLogger(log))
+	return store.Open(opts)
+}
+
+func storeOptions(dir string, readOnly, bulk bool, log zerolog.Logger) store.Options {
+	return store.DefaultOptions(dir).WithReadOnly(readOnly).WithKeyFilter(bulk && !readOnly).WithLogger(log)
 }
 
 // startCPUProfile writes a CPU profile to path (none when path is "")

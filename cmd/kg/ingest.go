@@ -209,13 +209,20 @@ arXiv API Atom feeds, BibTeX, author profile pages and arXiv-subjects
 listings. Each document (a JSON line, an Atom entry, a BibTeX entry, a page)
 is committed atomically; a document that fails is reported with its file and
 line and skipped, the others are ingested, and the exit status is 1.
-Ingesting the same files again changes nothing; after an interrupt, running
-the same command again completes the work.`, std.err, &c)
+Ingesting the same files again changes nothing; after an interrupt, a crash
+or a full disk, running the same command again completes the work.
+
+Writes stop before the disk fills (about 200 MB are kept free for Badger):
+the command then says how much is free and how many papers are stored,
+and exits 1. A crash of kg loses nothing committed; a power cut may lose
+the commits of the last ~30 s that the system had not yet written back
+(--sync waits for the disk at each commit instead, at a cost in speed).`, std.err, &c)
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines extracting key terms ahead of the writer")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	c.profileFlag(fs, "write a CPU profile of the run to this file")
 	memprofile := fs.String("memprofile", "", "write a heap profile to this file when the last document is written (before the store closes)")
 	memLimit := fs.Int("mem-limit-mb", 1100, "soft limit of the Go heap in MiB (GC works harder near it; 0: none; GOMEMLIMIT wins)")
+	syncWrites := fs.Bool("sync", false, "wait until every committed batch is on disk (fsync): a power cut loses nothing committed; slower (see the README)")
 	dryRun := fs.Bool("dry-run", false, "report exactly what would change and write nothing (the changes are held in memory)")
 	log, err := parseFlags(fs, args, &c, std.err)
 	if err != nil {
@@ -231,7 +238,7 @@ the same command again completes the work.`, std.err, &c)
 		fs.Usage()
 		return exitError{2}
 	}
-	db, err := openStore(c.data, false, true, log)
+	db, err := openStoreWith(storeOptions(c.data, false, true, log).WithSync(*syncWrites))
 	if err != nil {
 		return err
 	}

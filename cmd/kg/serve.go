@@ -53,6 +53,7 @@ close the store.`, std.err, &c)
 	readOnly := fs.Bool("read-only", false, "open the store read-only and refuse every write")
 	cors := fs.String("cors-origins", envOr("KG_CORS_ORIGINS", ""), "comma-separated origins allowed to call from a browser, or * (env KG_CORS_ORIGINS)")
 	budget := fs.Int("cost-budget", 50000, "largest estimated query cost answered")
+	syncWrites := fs.Bool("sync", false, "wait until every write of the ingest mutation is on disk (fsync) before answering")
 	verify := fs.Bool("verify", true, "read every table of the store at startup and refuse to serve a damaged one (about 1 s per 400 MB)")
 	cacheControl := fs.String("cache-control", envOr("KG_CACHE_CONTROL", "no-cache"), "Cache-Control of query answers over GET, which carry an ETag and answer If-None-Match with 304 (env KG_CACHE_CONTROL; e.g. max-age=30)")
 	c.profileFlag(fs, "write a CPU profile of the whole run to this file (written at shutdown)")
@@ -67,7 +68,7 @@ close the store.`, std.err, &c)
 	if *token != "" && len(*token) < 16 {
 		return fmt.Errorf("--write-token is %d characters; use at least 16 (e.g. openssl rand -hex 16)", len(*token))
 	}
-	db, err := openStoreWith(storeOptions(c.data, *readOnly, false, log).WithVerifyBlocks(true))
+	db, err := openStoreWith(storeOptions(c.data, *readOnly, false, log).WithVerifyBlocks(true).WithSync(*syncWrites))
 	if err != nil {
 		return err
 	}

@@ -14,13 +14,16 @@ import (
 //
 //	go run ./cmd/kg ingest --data /tmp/kg-arxiv ../shared/data/arxiv/arxiv-cs-2025-03_2026-02.jsonl.gz
 //	KG_BENCH_DATA=/tmp/kg-arxiv go test -run XXX -bench ArXiv ./graph
-func arxivStore(b *testing.B) (*graph.Service, *graph.Node) {
+//
+// Each runs with block checksums checked on every read from disk (as kg
+// serve opens its store) and without, in the same run.
+func arxivStore(b *testing.B, verify bool) (*graph.Service, *graph.Node) {
 	b.Helper()
 	dir := os.Getenv("KG_BENCH_DATA")
 	if dir == "" {
 		b.Skip("KG_BENCH_DATA not set: see the comment on arxivStore")
 	}
-	db, err := store.Open(store.DefaultOptions(dir).WithReadOnly(true))
+	db, err := store.Open(store.DefaultOptions(dir).WithReadOnly(true).WithVerifyBlocks(verify))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -38,22 +41,74 @@ func arxivStore(b *testing.B) (*graph.Service, *graph.Node) {
 	return svc, a
 }
 
-func BenchmarkArXivCoAuthors(b *testing.B) {
-	svc, a := arxivStore(b)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		v, _ := svc.View(context.Background())
-		cs, err := v.CoAuthors(a.ID, 10)
-		if err != nil || len(cs) != 10 {
-			b.Fatal(len(cs), err)
+// checksums runs a benchmark with block checksums checked on reads (as kg
+// serve reads) and without.
+func checksums(b *testing.B, fn func(b *testing.B, verify bool)) {
+	for _, verify := range []bool{false, true} {
+		name := "verify=off"
+		if verify {
+			name = "verify=on"
 		}
-		v.Close()
+		b.Run(name, func(b *testing.B) { fn(b, verify) })
 	}
 }
 
+func BenchmarkArXivCoAuthors(b *testing.B) {
+	checksums(b, func(b *testing.B, verify bool) {
+		svc, a := arxivStore(b, verify)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			v, _ := svc.View(context.Background())
+			cs, err := v.CoAuthors(a.ID, 10)
+			if err != nil || len(cs) != 10 {
+				b.Fatal(len(cs), err)
+			}
+			v.Close()
+		}
+	})
+}
+
+// BenchmarkArXivCoAuthorsMany reads the top 20 co-authors of ~1,000
+// people in turn (the people search finds for ten common surnames), with
+// their names: many reads miss the block cache and go to the table files,
+// where checksums are checked.
+func BenchmarkArXivCoAuthorsMany(b *testing.B) {
+	checksums(b, func(b *testing.B, verify bool) {
+		svc, _ := arxivStore(b, verify)
+		v, _ := svc.View(context.Background())
+		var people []*graph.Node
+		for _, name := range []string{"wang", "zhang", "chen", "liu", "yang", "kim", "smith", "lee", "wu", "garcia"} {
+			hits, err := v.Search(name, []graph.Kind{graph.KindAuthor}, 100)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, h := range hits {
+				people = append(people, h.Node)
+			}
+		}
+		v.Close()
+		if len(people) == 0 {
+			b.Skip("no authors")
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			v, _ := svc.View(context.Background())
+			if _, err := v.CoAuthors(people[i%len(people)].ID, 20); err != nil {
+				b.Fatal(err)
+			}
+			v.Close()
+		}
+	})
+}
+
 func BenchmarkArXivRelated(b *testing.B) {
-	svc, a := arxivStore(b)
+	checksums(b, benchRelated)
+}
+
+func benchRelated(b *testing.B, verify bool) {
+	svc, a := arxivStore(b, verify)
 	v, _ := svc.View(context.Background())
 	page, err := v.Papers(a.ID, 1, "")
 	v.Close()

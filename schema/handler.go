@@ -61,6 +61,10 @@ type Options struct {
 	StoreBytes func() int64
 	// Healthy reports whether the store is open; nil means always.
 	Healthy func() bool
+	// Damaged reports whether the store was found damaged while serving
+	// (a periodic kg verify): every request is then answered with INTERNAL
+	// and the error, and /healthz with 503; nil: never.
+	Damaged func() error
 	// DiskSpace reports the free space of the store's disk and the reserve
 	// below which writes are refused (/healthz, /metrics); nil: not
 	// reported.
@@ -211,6 +215,12 @@ func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
 	if h.opts.Healthy != nil && !h.opts.Healthy() {
 		http.Error(w, "store closed\n", http.StatusServiceUnavailable)
 		return
+	}
+	if h.opts.Damaged != nil {
+		if err := h.opts.Damaged(); err != nil {
+			http.Error(w, err.Error()+"\n", http.StatusServiceUnavailable)
+			return
+		}
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	if h.opts.DiskSpace != nil {
@@ -442,6 +452,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // depth and size bound its quadratic validation), validation (cached by
 // query text), then execution on one read snapshot closed at the end.
 func (h *Handler) Execute(ctx context.Context, req Request) Response {
+	if h.opts.Damaged != nil {
+		if err := h.opts.Damaged(); err != nil { // never answer from a damaged store
+			return Response{Errors: []gqlerrors.FormattedError{codedError(CodeInternal, err.Error())}}
+		}
+	}
 	if strings.TrimSpace(req.Query) == "" {
 		return Response{Errors: []gqlerrors.FormattedError{codedError(CodeBadRequest, "query is empty")}}
 	}

@@ -406,3 +406,58 @@ func TestDamagedFilesAreNamed(t *testing.T) {
 		t.Errorf("stats of a store whose log is damaged: exit %d: %s", code, errs)
 	}
 }
+
+// A table damaged while kg serve runs is found by its periodic check, and
+// from then on every request gets INTERNAL naming the damage, never an
+// answer read from the damaged store; /healthz says 503.
+func TestServeStopsAnsweringFromADamagedStore(t *testing.T) {
+	seeds := t.TempDir()
+	copySeeds(t, seeds)
+	data := filepath.Join(t.TempDir(), "d")
+	if code, _, errs := runKG(t, "ingest", "--data", data, seeds); code != 0 {
+		t.Fatalf("ingest: %s", errs)
+	}
+	base := startServe(t, "--data", data, "--read-only", "--seeds", "", "--verify-every", "100ms")
+	query := func() string {
+		resp, err := http.Post(base+"/graphql", "application/json", strings.NewReader(`{"query":"{ stats { papers } }"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	if got := query(); !strings.Contains(got, `"papers":18`) {
+		t.Fatalf("before the damage: %s", got)
+	}
+	sst := largest(t, data, "*.sst")
+	f, err := os.OpenFile(sst, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := f.Stat()
+	junk := []byte(strings.Repeat("\xff", 20))
+	if _, err := f.WriteAt(junk, st.Size()*3/10); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	var got string
+	for time.Now().Before(deadline) {
+		if got = query(); strings.Contains(got, "INTERNAL") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(got, "INTERNAL") || !strings.Contains(got, "is damaged") || !strings.Contains(got, filepath.Base(sst)) {
+		t.Fatalf("after the damage: %s", got)
+	}
+	resp, err := http.Get(base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("/healthz of a damaged store: %d", resp.StatusCode)
+	}
+}

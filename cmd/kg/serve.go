@@ -55,6 +55,7 @@ close the store.`, std.err, &c)
 	budget := fs.Int("cost-budget", 50000, "largest estimated query cost answered")
 	syncWrites := fs.Bool("sync", false, "wait until every write of the ingest mutation is on disk (fsync) before answering")
 	verify := fs.Bool("verify", true, "read every table of the store at startup and refuse to serve a damaged one (about 1 s per 400 MB)")
+	verifyEvery := fs.Duration("verify-every", time.Hour, "read every table again this often while serving; when one is damaged, answer every request with INTERNAL naming it (0: never)")
 	cacheControl := fs.String("cache-control", envOr("KG_CACHE_CONTROL", "no-cache"), "Cache-Control of query answers over GET, which carry an ETag and answer If-None-Match with 304 (env KG_CACHE_CONTROL; e.g. max-age=30)")
 	c.profileFlag(fs, "write a CPU profile of the whole run to this file (written at shutdown)")
 	log, err := parseFlags(fs, args, &c, std.err)
@@ -84,6 +85,30 @@ close the store.`, std.err, &c)
 		}
 		log.Info().Int("tables", rep.Tables).Int64("entries", rep.Entries).Int64("bytes", rep.Bytes).
 			Dur("took", time.Since(start)).Msg("store verified: no damage")
+	}
+	var damaged atomic.Pointer[error]
+	if *verifyEvery > 0 {
+		go func() {
+			t := time.NewTicker(*verifyEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+				}
+				rep, err := store.Verify(c.data, nil)
+				if err == nil && len(rep.Damaged) > 0 {
+					err = store.DamageError(c.data, rep.Damaged)
+					damaged.Store(&err)
+					log.Error().Err(err).Msg("the store is damaged: every request is refused")
+					return
+				}
+				if err != nil {
+					log.Warn().Err(err).Msg("verify: could not read the store's files")
+				}
+			}
+		}()
 	}
 	var open atomic.Bool
 	open.Store(true)
@@ -118,6 +143,12 @@ close the store.`, std.err, &c)
 		WriteToken: *token, ReadOnly: *readOnly, CORSOrigins: origins, CostBudget: *budget,
 		CacheControl: *cacheControl,
 		StoreBytes:   func() int64 { lsm, vlog := db.Size(); return lsm + vlog },
+		Damaged: func() error {
+			if e := damaged.Load(); e != nil {
+				return *e
+			}
+			return nil
+		},
 		DiskSpace: func() (uint64, uint64, error) {
 			sp, err := db.DiskSpace()
 			return sp.Free, sp.Need, err

@@ -461,3 +461,43 @@ func TestServeStopsAnsweringFromADamagedStore(t *testing.T) {
 		t.Errorf("/healthz of a damaged store: %d", resp.StatusCode)
 	}
 }
+
+// A store that was not closed cleanly, on a read-only filesystem: its log
+// cannot be replayed there, and the read-only commands say so in one line,
+// with what to run, instead of Badger's "Log truncate required".
+func TestCrashedStoreOnReadOnlyMedia(t *testing.T) {
+	seeds := t.TempDir()
+	copySeeds(t, seeds)
+	live := filepath.Join(t.TempDir(), "live")
+	base := startServe(t, "--data", live, "--seeds", seeds)
+	if resp, err := http.Get(base + "/healthz"); err == nil {
+		resp.Body.Close()
+	}
+	ro := mountTmpfs(t, 64)
+	cp := filepath.Join(ro, "copy")
+	if out, err := exec.Command("cp", "-a", live, cp).CombinedOutput(); err != nil {
+		t.Fatalf("cp -a: %v %s", err, out)
+	}
+	if out, err := exec.Command("mount", "-o", "remount,ro", ro).CombinedOutput(); err != nil {
+		t.Skipf("remount read-only: %v %s", err, out)
+	}
+	// in a process of its own: Badger keeps files of a failed open mapped,
+	// which would keep the filesystem busy
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, "stats", "--data", cp)
+	cmd.Env = append(os.Environ(), "KG_BE_MAIN=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	code, errs := 0, stderr.String()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	if code != 1 || !strings.Contains(errs, "was not closed cleanly") || !strings.Contains(errs, "copy the folder somewhere writable") ||
+		strings.Contains(errs, "Log truncate required") || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+		t.Errorf("kg stats of a crashed store on read-only media: exit %d: %s", code, errs)
+	}
+}

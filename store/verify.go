@@ -20,8 +20,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/dgraph-io/badger/v4/table"
@@ -64,28 +66,50 @@ func Verify(dir string, progress func(file string)) (VerifyReport, error) {
 		names = append(names, e.Name())
 	}
 	slices.Sort(names)
-	for _, name := range names {
-		path := filepath.Join(dir, name)
-		var d *Damage
+	// files are read on every core; the report keeps the folder's order
+	type result struct {
+		d   *Damage
+		rep VerifyReport
+	}
+	results := make([]result, len(names))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				path := filepath.Join(dir, names[i])
+				r := &results[i]
+				if filepath.Ext(names[i]) == ".sst" {
+					r.rep.Tables++
+					r.d = verifyTable(path, &r.rep)
+				} else {
+					r.rep.Logs++
+					r.d = verifyLog(path, &r.rep)
+				}
+			}
+		}()
+	}
+	for i, name := range names {
 		switch filepath.Ext(name) {
-		case ".sst":
+		case ".sst", ".mem", ".vlog":
 			if progress != nil {
 				progress(name)
 			}
-			rep.Tables++
-			d = verifyTable(path, &rep)
-		case ".mem", ".vlog":
-			if progress != nil {
-				progress(name)
-			}
-			rep.Logs++
-			d = verifyLog(path, &rep)
-		default:
-			continue
+			jobs <- i
 		}
-		if d != nil {
-			d.File = name
-			rep.Damaged = append(rep.Damaged, *d)
+	}
+	close(jobs)
+	wg.Wait()
+	for i, r := range results {
+		rep.Tables += r.rep.Tables
+		rep.Logs += r.rep.Logs
+		rep.Entries += r.rep.Entries
+		rep.Bytes += r.rep.Bytes
+		if r.d != nil {
+			r.d.File = names[i]
+			rep.Damaged = append(rep.Damaged, *r.d)
 		}
 	}
 	return rep, nil

@@ -137,3 +137,35 @@ func TestWritesRefusedWhenTheDiskIsNearlyFull(t *testing.T) {
 		t.Errorf("DiskSpace with room: %+v %v (the reserve covers Badger's memtables and a compaction)", sp, err)
 	}
 }
+
+// Verify reads damaged files as hostile input: whatever a log or a table
+// holds, it reports (or not) without a panic, and a log of only zeros
+// after its header is sound.
+func FuzzVerify(f *testing.F) {
+	f.Add([]byte{}, false)
+	f.Add(make([]byte, 64), false)
+	f.Add(append(make([]byte, 20), 0, 0, 3, 1, 0, 'k', 'v', 0, 0, 0, 0, 9, 9), false)
+	f.Add([]byte("not a table at all"), true)
+	f.Fuzz(func(t *testing.T, data []byte, table bool) {
+		dir := t.TempDir()
+		name := "000001.mem"
+		if table {
+			name = "000001.sst"
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := store.Verify(dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !table && len(data) >= 20 && strings.Trim(string(data[20:]), "\x00") == "" && len(rep.Damaged) > 0 {
+			t.Errorf("a log of zeros reported damaged: %v", rep.Damaged)
+		}
+		for _, d := range rep.Damaged {
+			if d.File != name || d.What == "" {
+				t.Errorf("damage without a file or a reason: %+v", d)
+			}
+		}
+	})
+}

@@ -226,16 +226,15 @@ func logEntry(r *bufio.Reader) (int64, bool) {
 		return int64(len(hdr)), false
 	}
 	h.Write(hdr)
-	kv := make([]byte, lens[0]+lens[1])
-	if _, err := io.ReadFull(r, kv); err != nil {
-		return int64(len(hdr)), false
+	kv := int64(lens[0] + lens[1])
+	if n, err := io.CopyN(h, r, kv); err != nil { // streamed: a hostile length allocates nothing
+		return int64(len(hdr)) + n, false
 	}
-	h.Write(kv)
 	var sum [4]byte
 	if _, err := io.ReadFull(r, sum[:]); err != nil {
-		return int64(len(hdr) + len(kv)), false
+		return int64(len(hdr)) + kv, false
 	}
-	n := int64(len(hdr) + len(kv) + 4)
+	n := int64(len(hdr)) + kv + 4
 	return n, binary.BigEndian.Uint32(sum[:]) == h.Sum32()
 }
 

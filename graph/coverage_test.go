@@ -182,6 +182,7 @@ const coverageRecords = 3000
 // on the first records of the arXiv file, ingested as `kg ingest` does.
 // Skips without ../shared. The whole file: TestConceptCoverageOnStore.
 func TestConceptCoverage(t *testing.T) {
+	heavyUnderRace(t)
 	f, err := os.Open("../../shared/data/arxiv/arxiv-cs-2025-03_2026-02.jsonl.gz")
 	if err != nil {
 		t.Skipf("arXiv file not available (%v): it is in ../shared, beside the clone", err)

@@ -18,6 +18,7 @@ var errEnough = errors.New("enough")
 // (line 712), whose pairs are counted at query time. Skips without
 // ../shared.
 func TestCoauthorWeightsExactOnArXiv(t *testing.T) {
+	heavyUnderRace(t)
 	f, err := os.Open("../../shared/data/arxiv/arxiv-cs-2025-03_2026-02.jsonl.gz")
 	if err != nil {
 		t.Skipf("arXiv file not available (%v): it is in ../shared, beside the clone", err)

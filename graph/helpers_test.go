@@ -98,3 +98,13 @@ func mustStats(tb testing.TB, v *graph.View) graph.Stats {
 	}
 	return st
 }
+
+// heavyUnderRace skips a test of quality on the whole arXiv file under the
+// race detector, which makes it ten times slower and finds nothing in it
+// (one goroutine does the work); .ci/run runs these tests without -race.
+func heavyUnderRace(t *testing.T) {
+	t.Helper()
+	if raceDetector {
+		t.Skip("slow under -race; .ci/run runs it without: go test -run '" + t.Name() + "$' ./graph")
+	}
+}

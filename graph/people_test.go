@@ -59,6 +59,7 @@ func countPriors(recs []graph.Record) *graph.PriorTable {
 // The shipped table is the one counted from the arXiv file (rewrite it
 // with -update), and it reads back as written.
 func TestPriorTable(t *testing.T) {
+	heavyUnderRace(t)
 	recs := mustArXiv(t)
 	want := countPriors(recs)
 	var buf bytes.Buffer
@@ -322,6 +323,7 @@ func compareStr(a, b string) int {
 // arXiv file (issue #12's measurements). Parameters were tuned on the dev
 // half of the names; the goals are checked on the test half.
 func TestPeopleOnArXiv(t *testing.T) {
+	heavyUnderRace(t)
 	mustArXiv(t)
 	b := blocksOnce()
 	for _, dev := range []bool{true, false} {

@@ -123,6 +123,35 @@ func (s *Service) rejectModifiers(ctx context.Context, surface map[NodeID]int, a
 	return s.rejectPending(ctx)
 }
 
+// pendingRejections are the keys of the words rejected and not yet
+// unlinked.
+func pendingRejections(r Reader) ([]string, error) {
+	var keys []string
+	err := r.Counters("rej/", func(name string, v int64) bool {
+		if v == rejPending {
+			keys = append(keys, strings.TrimPrefix(name, "rej/"))
+		}
+		return true
+	})
+	return keys, err
+}
+
+// wordConcept is the concept named by a rejected word's key: not another
+// concept that has the word as an alias.
+func wordConcept(r Reader, key string) (NodeID, bool, error) {
+	c, err := r.Lookup(IdxConcept, key)
+	if ErrorCode(err) == NotFound {
+		return 0, false, nil
+	} else if err != nil {
+		return 0, false, err
+	}
+	n, err := r.Node(c)
+	if err != nil {
+		return 0, false, err
+	}
+	return c, ConceptKey(n.Label) == key, nil
+}
+
 // rejectPending unlinks the concepts of the words marked rejected since
 // the last settle: their papers are read from one snapshot (nothing else
 // writes while a settle runs), each rewritten once without every rejected
@@ -134,13 +163,8 @@ func (s *Service) rejectPending(ctx context.Context) error {
 		return err
 	}
 	defer r.Close()
-	var keys []string
-	if err := r.Counters("rej/", func(name string, v int64) bool {
-		if v == rejPending {
-			keys = append(keys, strings.TrimPrefix(name, "rej/"))
-		}
-		return true
-	}); err != nil {
+	keys, err := pendingRejections(r)
+	if err != nil {
 		return err
 	}
 	if len(keys) == 0 {
@@ -149,16 +173,11 @@ func (s *Service) rejectPending(ctx context.Context) error {
 	drop := map[NodeID]bool{}
 	linked := map[NodeID]bool{}
 	for _, key := range keys {
-		c, err := r.Lookup(IdxConcept, key)
-		if ErrorCode(err) == NotFound {
+		c, ok, err := wordConcept(r, key)
+		if err != nil {
+			return err
+		} else if !ok {
 			continue
-		} else if err != nil {
-			return err
-		}
-		if n, err := r.Node(c); err != nil {
-			return err
-		} else if ConceptKey(n.Label) != key {
-			continue // another concept's alias: not this word's
 		}
 		drop[c] = true
 		if err := r.Edges(c, Mentions, In, func(p NodeID, _ float64) bool { linked[p] = true; return true }); err != nil {

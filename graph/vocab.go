@@ -3,7 +3,6 @@ package graph
 import (
 	"hash/maphash"
 	"math"
-	"strings"
 	"sync"
 )
 
@@ -138,25 +137,15 @@ func (v *vocabulary) build(r Reader) error {
 // stopped before its settle): linking skips them, as it did in the run
 // that rejected them.
 func (v *vocabulary) loadRejected(r Reader) error {
-	var keys []string
-	if err := r.Counters("rej/", func(name string, n int64) bool {
-		if n == rejPending {
-			keys = append(keys, strings.TrimPrefix(name, "rej/"))
-		}
-		return true
-	}); err != nil {
+	keys, err := pendingRejections(r)
+	if err != nil {
 		return err
 	}
 	for _, key := range keys {
-		id, err := r.Lookup(IdxConcept, key)
-		if ErrorCode(err) == NotFound {
-			continue
-		} else if err != nil {
+		id, ok, err := wordConcept(r, key)
+		if err != nil {
 			return err
-		}
-		if n, err := r.Node(id); err != nil {
-			return err
-		} else if ConceptKey(n.Label) == key {
+		} else if ok {
 			v.reject(id)
 		}
 	}

@@ -27,12 +27,7 @@ func checksum(t *testing.T, dir string) uint64 {
 // takes new documents without reusing ids; restore refuses a used folder
 // and a file that is no backup.
 func TestBackupRestore(t *testing.T) {
-	in := t.TempDir()
-	copySeeds(t, in)
-	data := filepath.Join(t.TempDir(), "a")
-	if code, _, errs := runKG(t, "ingest", "--data", data, in); code != 0 {
-		t.Fatalf("ingest: %s", errs)
-	}
+	_, data := seededStore(t)
 	file := filepath.Join(t.TempDir(), "kg.backup")
 	if code, _, errs := runKG(t, "backup", "--data", data, file); code != 0 {
 		t.Fatalf("backup: %s", errs)

@@ -29,6 +29,19 @@ func copySeeds(t *testing.T, dst string) {
 	}
 }
 
+// seededStore ingests the seed pages into a new data folder and returns
+// the folder of the pages and the data folder.
+func seededStore(t *testing.T) (seeds, data string) {
+	t.Helper()
+	seeds = t.TempDir()
+	copySeeds(t, seeds)
+	data = filepath.Join(t.TempDir(), "d")
+	if code, _, errs := runKG(t, "ingest", "--data", data, seeds); code != 0 {
+		t.Fatalf("ingest the seed pages: %s", errs)
+	}
+	return seeds, data
+}
+
 func runKG(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	return runKGWithInput(t, nil, args...)

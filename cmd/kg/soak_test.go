@@ -70,12 +70,7 @@ func TestSoakVariants(t *testing.T) {
 
 // serve --read-only answers queries and refuses writes even with the token.
 func TestServeReadOnly(t *testing.T) {
-	in := t.TempDir()
-	copySeeds(t, in)
-	data := filepath.Join(t.TempDir(), "d")
-	if code, _, errs := runKG(t, "ingest", "--data", data, in); code != 0 {
-		t.Fatal(errs)
-	}
+	_, data := seededStore(t)
 	tok := "0123456789abcdef0123"
 	base := startServe(t, "--data", data, "--read-only", "--write-token", tok)
 	post := func(q string) string {

@@ -36,8 +36,7 @@ first for --recluster (one process per data folder).`, std.err, &c)
 	defer c.stopProfile()
 	name := strings.Join(fs.Args(), " ")
 	if (name != "") == (*recluster || *corrections) || *recluster && *corrections {
-		fs.Usage()
-		return exitError{2}
+		return usageExit(fs)
 	}
 	db, err := openStore(c.data, !*recluster, false, log)
 	if err != nil {

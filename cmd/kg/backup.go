@@ -24,8 +24,7 @@ backup stream format. The store is opened read-only: stop kg serve first
 		return err
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitError{2}
+		return usageExit(fs)
 	}
 	db, err := openStore(c.data, true, false, log)
 	if err != nil {
@@ -89,8 +88,7 @@ kg serve --read-only for a read replica.`, std.err, &c)
 		return err
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitError{2}
+		return usageExit(fs)
 	}
 	r := std.in
 	if name := fs.Arg(0); name != "-" {

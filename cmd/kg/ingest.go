@@ -235,8 +235,7 @@ the commits of the last ~30 s that the system had not yet written back
 	}
 	defer c.stopProfile()
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitError{2}
+		return usageExit(fs)
 	}
 	db, err := openStoreWith(storeOptions(c.data, false, true, log).WithSync(*syncWrites))
 	if err != nil {

@@ -101,6 +101,13 @@ func run(ctx context.Context, args []string, std stdio) int {
 	}
 }
 
+// usageExit prints a command's synopsis and flags for arguments it cannot
+// take, and exits 2.
+func usageExit(fs *flag.FlagSet) error {
+	fs.Usage()
+	return exitError{2}
+}
+
 // exitError carries an exit status for failures already reported.
 type exitError struct{ code int }
 

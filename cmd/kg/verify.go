@@ -24,8 +24,7 @@ serves (it reads the files only) and on one that will not open.`, std.err, &c)
 		return err
 	}
 	if fs.NArg() > 0 {
-		fs.Usage()
-		return exitError{2}
+		return usageExit(fs)
 	}
 	if _, err := os.Stat(c.data); err != nil {
 		return fmt.Errorf("data folder %s: %w", c.data, err)

@@ -15,6 +15,7 @@ type Node struct {
 	Name    string   `json:"n,omitempty"`   // subject: official name
 	Aliases []string `json:"a,omitempty"`   // other spellings: paper titles, author names, concept aliases
 	Year    int      `json:"y,omitempty"`   // paper
+	Date    string   `json:"d,omitempty"`   // paper: first version's date as precise as its sources gave it ("2025-07-14", "2025-07"); PaperDate
 	Sources []string `json:"s,omitempty"`   // paper: every source document it was read from
 	ArXivID string   `json:"ax,omitempty"`  // paper: arXiv id without version
 	DOI     string   `json:"doi,omitempty"` // paper: DOI, lower case
@@ -41,6 +42,7 @@ type Record struct {
 	Title    string
 	Abstract string
 	Year     int      // 0 when unknown
+	Date     string   // first version's date as the source gives it: "YYYY-MM-DD", "YYYY-MM" or ""; prepare adds an arXiv id's month
 	Authors  []string // as written
 	// AuthorInfo is parallel to Authors when the source says more about
 	// an author than the name (ORCID iD, affiliation, e-mail); nil when not.

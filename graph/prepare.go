@@ -58,6 +58,7 @@ type prepared struct {
 	repos    []repoRef
 	arxiv    string // ArXivKey
 	doi      string // DOIKey
+	date     string // Date.String(): the record's, else its arXiv id's month; "" when unknown
 }
 
 // indexKey is a key of a search-index namespace.
@@ -164,5 +165,33 @@ func prepare(rec Record) (prepared, []string, error) {
 	if rec.DOI != "" && p.doi == "" {
 		warns = append(warns, fmt.Sprintf("DOI %q not understood; ignored", truncate(rec.DOI, 60)))
 	}
+	var warn string
+	p.date, p.rec.Year, warn = recordDate(rec, p.arxiv)
+	if warn != "" {
+		warns = append(warns, warn)
+	}
 	return p, warns, nil
+}
+
+// recordDate is a record's date and year: the date its source gave (which
+// sets the year when the source gave none), else the month of its arXiv
+// id when that agrees with the year. A date that contradicts the year is
+// dropped with a warning.
+func recordDate(rec Record, arxiv string) (date string, year int, warn string) {
+	year = rec.Year
+	if rec.Date != "" {
+		d, err := ParseDate(strings.TrimSpace(rec.Date))
+		switch {
+		case err != nil:
+			warn = fmt.Sprintf("date %q not understood; ignored", truncate(rec.Date, 40))
+		case year != 0 && d.Year != year:
+			warn = fmt.Sprintf("date %s is not in the year %d given; ignored", d, year)
+		default:
+			return d.String(), d.Year, ""
+		}
+	}
+	if d := ArXivMonth(arxiv); d.Year != 0 && (year == 0 || d.Year == year) {
+		return d.String(), d.Year, warn
+	}
+	return "", year, warn
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // writer applies prepared records inside one transaction.
@@ -258,7 +259,7 @@ func (w *writer) paperNode(p *prepared) (Node, bool, error) {
 	if err != nil {
 		return Node{}, false, err
 	}
-	n := Node{ID: id, Label: p.title, Year: p.rec.Year, Sources: []string{w.source},
+	n := Node{ID: id, Label: p.title, Year: p.rec.Year, Date: p.date, Sources: []string{w.source},
 		ArXivID: p.arxiv, DOI: p.doi, Venue: CleanText(p.rec.Venue)}
 	if raw := CleanText(p.rec.Title); raw != p.title {
 		n.Aliases = []string{raw}
@@ -316,6 +317,9 @@ func mergePaper(n *Node, p *prepared, source string) (nodeChanged bool) {
 	if n.Year == 0 && p.rec.Year != 0 {
 		n.Year = p.rec.Year
 		nodeChanged = true
+	}
+	if d := mergeDate(n.Date, p.date); d != n.Date && strings.HasPrefix(d, fmt.Sprintf("%04d", n.Year)) {
+		n.Date, nodeChanged = d, true
 	}
 	if raw := CleanText(p.rec.Title); raw != n.Label && !slices.Contains(n.Aliases, raw) {
 		n.Aliases = append(n.Aliases, raw)

@@ -145,6 +145,7 @@ func parseArXivLine(name string, line int, b []byte) (graph.Document, error) {
 		Venue:    deref(rec.JournalRef),
 		Authors:  arxivAuthors(rec),
 		Year:     arxivYear(rec, id),
+		Date:     arxivDate(rec),
 	}
 	if len(r.Authors) == 0 {
 		return graph.Document{}, fmt.Errorf("%s:%d: record %q has no authors", name, line, id)
@@ -202,13 +203,35 @@ func arxivAuthors(rec arxivRecord) []string {
 	return out
 }
 
-// arxivYear: the first version's date, else the id's YYMM, else
-// update_date.
-func arxivYear(rec arxivRecord, id string) int {
-	if len(rec.Versions) > 0 {
-		if t, err := time.Parse(time.RFC1123, rec.Versions[0].Created); err == nil {
-			return t.Year()
+// arxivDate is the first version's day ("" when the record lists no
+// versions: ingest then takes the month of the id).
+func arxivDate(rec arxivRecord) string {
+	if t, ok := firstVersion(rec); ok {
+		return graph.DateOfTime(t).String()
+	}
+	return ""
+}
+
+// firstVersion is the time of the first version: "Mon, 2 Apr 2007
+// 19:18:42 GMT" (the day not always of two digits, as RFC 1123 has it).
+func firstVersion(rec arxivRecord) (time.Time, bool) {
+	if len(rec.Versions) == 0 {
+		return time.Time{}, false
+	}
+	s := strings.TrimSpace(rec.Versions[0].Created)
+	for _, layout := range []string{"Mon, 2 Jan 2006 15:04:05 MST", time.RFC1123, time.RFC1123Z} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
 		}
+	}
+	return time.Time{}, false
+}
+
+// arxivYear: the first version's date, else the id's YYMM, else
+// update_date (the day the record was listed, for ids without a date).
+func arxivYear(rec arxivRecord, id string) int {
+	if t, ok := firstVersion(rec); ok {
+		return t.UTC().Year()
 	}
 	key := graph.ArXivKey(id)
 	if yymm, _, ok := strings.Cut(key, "."); ok && len(yymm) == 4 {

@@ -28,7 +28,13 @@ func TestArXivLines(t *testing.T) {
 			strings.Join(first.Subjects, " ") != "cs.CV cs.AI cs.HC cs.LG stat.ML" || strings.Contains(first.Abstract, "\n") || first.Line != 1 {
 			t.Errorf("first record: %+v", first)
 		}
+		if first.Date != "" { // no versions: ingest takes the id's month
+			t.Errorf("first record's date %q, want none", first.Date)
+		}
 		old := docs[3].Records[0]
+		if old.Date != "1999-01-01" { // the first of its two versions
+			t.Errorf("old-style record's date %q, want 1999-01-01", old.Date)
+		}
 		if old.ArXivID != "hep-th/9901001" || old.Year != 1999 || old.Title != "Strings on branes" || old.Abstract != "We study strings on branes." ||
 			strings.Join(old.Authors, "; ") != "Ann Smith; Bo Li; Carl Doe" || old.DOI != "10.1016/S0370-2693(99)00001-X" || old.Venue != "Phys. Lett. B 450 (1999) 1" {
 			t.Errorf("old-style record: %+v", old)

@@ -159,9 +159,13 @@ func atomDocument(name string, line int, e *atomEntry) (graph.Document, error) {
 			}
 		}
 	}
+	// published is the first version's time; updated the latest one's
 	for _, d := range []string{e.Published, e.Updated} {
 		if t, err := time.Parse(time.RFC3339, strings.TrimSpace(d)); err == nil {
 			rec.Year = t.Year()
+			if d == e.Published {
+				rec.Date = graph.DateOfTime(t).String()
+			}
 			break
 		}
 	}

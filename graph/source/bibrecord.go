@@ -43,6 +43,7 @@ func bibDocument(name string, e *bibEntry) (graph.Document, error) {
 	if y := strings.TrimSpace(f["year"]); len(y) >= 4 && allDigitsStr(y[:4]) {
 		fmt.Sscanf(y[:4], "%d", &rec.Year)
 	}
+	rec.Date = bibDate(f, rec.Year)
 	if strings.EqualFold(strings.TrimSpace(f["archiveprefix"]), "arxiv") || strings.HasPrefix(strings.ToLower(f["eprinttype"]), "arxiv") {
 		rec.ArXivID = strings.TrimSpace(f["eprint"])
 	}
@@ -61,6 +62,36 @@ func bibDocument(name string, e *bibEntry) (graph.Document, error) {
 		}
 	}
 	return graph.Document{Source: name, Format: string(FormatBibTeX), Records: []graph.Record{rec}}, nil
+}
+
+// bibDate is an entry's date: biblatex's date field ("2025-07-14",
+// "2025-07"; the start of a range), else the year with the month field
+// ("jul", "July", "7"). "" when neither says more than the year.
+func bibDate(f map[string]string, year int) string {
+	if d := strings.TrimSpace(f["date"]); d != "" {
+		d, _, _ = strings.Cut(d, "/")
+		if _, err := graph.ParseDate(d); err == nil && len(d) > 4 {
+			return d
+		}
+	}
+	m := strings.ToLower(strings.Trim(strings.TrimSpace(f["month"]), "{}. "))
+	if year == 0 || m == "" {
+		return ""
+	}
+	month := 0
+	if allDigitsStr(m) {
+		fmt.Sscanf(m, "%d", &month)
+	} else {
+		for i, name := range []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
+			if strings.HasPrefix(m, name) {
+				month = i + 1
+			}
+		}
+	}
+	if month < 1 || month > 12 {
+		return ""
+	}
+	return fmt.Sprintf("%04d-%02d", year, month)
 }
 
 // BibNames splits a BibTeX name list on "and" (outside braces) and turns

@@ -25,13 +25,13 @@ func TestBibTeX(t *testing.T) {
 	}
 	r := docs[0].Records[0]
 	if r.Title != "Process Reward Models for Vision-Language Agents" || strings.Join(r.Authors, "; ") != "Hinrich Schütze; Bo Li; Émile Zola" ||
-		r.Year != 2026 || r.ArXivID != "2603.01234" || r.DOI != "10.1000/Example.2026.1" ||
+		r.Year != 2026 || r.Date != "2026-03" || r.ArXivID != "2603.01234" || r.DOI != "10.1000/Example.2026.1" ||
 		r.Venue != "Association for Computational Linguistics Annual Meeting" || r.Line != 8 {
 		t.Errorf("first entry: %+v", r)
 	}
 	r = docs[1].Records[0]
 	if r.Title != "Strings on Branes: a first look" || strings.Join(r.Authors, "; ") != "Ann Smith Jr; José García" ||
-		r.Year != 1999 || graph.ArXivKey(r.ArXivID) != "hep-th/9901001" {
+		r.Year != 1999 || r.Date != "" || graph.ArXivKey(r.ArXivID) != "hep-th/9901001" {
 		t.Errorf("second entry: %+v", r)
 	}
 	if r := docs[2].Records[0]; r.Title != "Found After a Broken Entry" {
@@ -41,6 +41,31 @@ func TestBibTeX(t *testing.T) {
 		`sample.bib:32: entry "broken2020": field title: unbalanced braces`, `sample.bib:44: entry "badmacro2022": field title: undefined macro "undefinedmacro"`} {
 		if !strings.Contains(bad[i].Error(), want) {
 			t.Errorf("failure %d: %v, want %q", i, bad[i], want)
+		}
+	}
+}
+
+// Dates: biblatex's date field (a range's start), else year and month in
+// any of the forms BibTeX files use.
+func TestBibTeXDates(t *testing.T) {
+	for _, c := range []struct{ fields, want string }{
+		{`year = 2025, month = jul`, "2025-07"},
+		{`year = 2025, month = {July}`, "2025-07"},
+		{`year = 2025, month = "7"`, "2025-07"},
+		{`year = {2025}, month = {Sept.}`, "2025-09"},
+		{`date = {2025-07-14}`, "2025-07-14"},
+		{`date = {2025-07-14/2025-07-18}, year = 2025`, "2025-07-14"},
+		{`year = 2025, month = {13}`, ""},
+		{`month = jul`, ""},
+		{`year = 2025`, ""},
+	} {
+		text := "@article{k, author = {Ann Smith}, title = {T}, " + c.fields + "}"
+		docs, bad := readAll(t, "dates.bib", []byte(text))
+		if len(docs) != 1 || len(bad) != 0 {
+			t.Fatalf("%s: %d documents, failures %v", c.fields, len(docs), bad)
+		}
+		if got := docs[0].Records[0].Date; got != c.want {
+			t.Errorf("%s: date %q, want %q", c.fields, got, c.want)
 		}
 	}
 }

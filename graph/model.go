@@ -227,6 +227,12 @@ type Reader interface {
 	// source then target id: one pass over the store, for whole-graph
 	// recounts.
 	KindEdges(k Kind, t EdgeType, fn func(src, dst NodeID, weight float64) bool) error
+	// KindAllEdges visits every stored edge, of any type, at the nodes of
+	// kind k in one direction, by node id, then type, then the other id:
+	// one pass over the store (the facet index's build).
+	KindAllEdges(k Kind, dir Direction, fn func(id NodeID, t EdgeType, other NodeID, weight float64) bool) error
+	// KindNodes visits every node of a kind, in id order: one pass.
+	KindNodes(k Kind, fn func(Node) bool) error
 	// Counter returns a named counter (0 when absent).
 	Counter(name string) (int64, error)
 	// Counters visits the counters whose name starts with prefix, in name
@@ -245,6 +251,15 @@ type Reader interface {
 	Values(ns Index, prefix string, fn func(key string, v []byte) bool) error
 	// Close releases the snapshot.
 	Close()
+}
+
+// CommitNotifier is a Store that reports, after each commit, the nodes
+// whose value or edges the commit wrote (edges by the node at either end).
+// The facet index follows the store with it (facetload.go): fn runs on
+// the committing goroutine before the commit is reported, so a write is
+// seen by the next read; it must be quick.
+type CommitNotifier interface {
+	OnCommit(fn func(changed []NodeID))
 }
 
 // AsyncStore is a Store that can commit one update while the caller builds

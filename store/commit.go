@@ -153,7 +153,50 @@ func (db *DB) commit(f *flight, filter *keyFilter) {
 	if err != nil && db.hot != nil {
 		db.hot.clear() // whatever landed, the cache must not be trusted
 	}
+	if err == nil {
+		db.notifyCommit(f.o)
+	}
 	f.done <- err
+}
+
+// OnCommit registers fn to be told, after each commit, the nodes whose
+// value or edges it wrote (graph.CommitNotifier).
+func (db *DB) OnCommit(fn func(changed []graph.NodeID)) {
+	db.nmu.Lock()
+	defer db.nmu.Unlock()
+	db.notify = append(db.notify, fn)
+}
+
+// notifyCommit tells the OnCommit functions what a landed commit changed:
+// the ids in its node and edge keys (an edge by both ends).
+func (db *DB) notifyCommit(o *overlay) {
+	db.nmu.Lock()
+	fns := db.notify
+	db.nmu.Unlock()
+	if len(fns) == 0 {
+		return
+	}
+	seen := map[graph.NodeID]struct{}{}
+	o.each(func(p *pending) {
+		if k := p.key; len(k) > 0 && (k[0] == pNode || k[0] == pOut || k[0] == pIn) {
+			a, b := keyIDs(k)
+			for _, id := range []graph.NodeID{a, b} {
+				if id != 0 {
+					seen[id] = struct{}{}
+				}
+			}
+		}
+	})
+	if len(seen) == 0 {
+		return
+	}
+	ids := make([]graph.NodeID, 0, len(seen))
+	for id := range seen {
+		ids = append(ids, id)
+	}
+	for _, fn := range fns {
+		fn(ids)
+	}
 }
 
 // settle waits for the commit under way (wmu held) and calls its

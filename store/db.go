@@ -120,18 +120,22 @@ type DB struct {
 	maxValue   int    // the largest value Badger takes
 	lastWrites int    // how many writes the last commit held (guarded by wmu)
 	seq        *badger.Sequence
-	log        zerolog.Logger
-	stop       chan struct{}
-	wg         sync.WaitGroup
-	once       sync.Once
+	// notify are the OnCommit functions (guarded by nmu)
+	nmu    sync.Mutex
+	notify []func([]graph.NodeID)
+	log    zerolog.Logger
+	stop   chan struct{}
+	wg     sync.WaitGroup
+	once   sync.Once
 }
 
 var (
 	_ graph.Store = (*DB)(nil)
 	// a drifted signature would fall back silently to synchronous commits
 	// or refuse --dry-run
-	_ graph.AsyncStore = (*DB)(nil)
-	_ graph.DryRunner  = (*DB)(nil)
+	_ graph.AsyncStore     = (*DB)(nil)
+	_ graph.DryRunner      = (*DB)(nil)
+	_ graph.CommitNotifier = (*DB)(nil)
 )
 
 // Open opens (creating if needed) the store.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -713,6 +714,71 @@ func TestWholeGraphScans(t *testing.T) {
 	}
 	if n, _ := r.Pair(graph.CoOccurs, c1, c2); n != 0 {
 		t.Errorf("a pair set to 0 reads %d", n)
+	}
+	var all []string
+	if err := r.KindAllEdges(graph.KindPaper, graph.Out, func(id graph.NodeID, et graph.EdgeType, o graph.NodeID, w float64) bool {
+		all = append(all, fmt.Sprintf("%s %s %s %.2f", id, et, o, w))
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want = []string{fmt.Sprintf("%s IN_SUBJECT %s 0.00", p1, c3), fmt.Sprintf("%s MENTIONS %s 1.00", p1, c1),
+		fmt.Sprintf("%s MENTIONS %s 0.50", p1, c2), fmt.Sprintf("%s MENTIONS %s 0.25", p2, c2)}
+	if strings.Join(all, "; ") != strings.Join(want, "; ") {
+		t.Errorf("KindAllEdges out of papers: %v, want %v", all, want)
+	}
+	all = nil
+	if err := r.KindAllEdges(graph.KindConcept, graph.In, func(id graph.NodeID, et graph.EdgeType, o graph.NodeID, _ float64) bool {
+		all = append(all, fmt.Sprintf("%s %s %s", id, et, o))
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want = []string{fmt.Sprintf("%s MENTIONS %s", c1, p1), fmt.Sprintf("%s MENTIONS %s", c2, p1), fmt.Sprintf("%s MENTIONS %s", c2, p2),
+		fmt.Sprintf("%s BROADER %s", c2, c1), fmt.Sprintf("%s IN_SUBJECT %s", c3, p1)}
+	if strings.Join(all, "; ") != strings.Join(want, "; ") {
+		t.Errorf("KindAllEdges into concepts: %v, want %v", all, want)
+	}
+}
+
+// OnCommit reports, after each commit, the nodes whose value or edges it
+// wrote (an edge by both ends), and nothing for a transaction that failed.
+func TestOnCommitReportsChangedNodes(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	var got [][]graph.NodeID
+	db.OnCommit(func(ids []graph.NodeID) { got = append(got, slices.Sorted(slices.Values(ids))) })
+	var p, a graph.NodeID
+	if err := db.Update(ctx, func(tx graph.Tx) error {
+		p, _ = tx.NewID(graph.KindPaper)
+		a, _ = tx.NewID(graph.KindAuthor)
+		if err := tx.PutNode(graph.Node{ID: p, Label: "A paper"}); err != nil {
+			return err
+		}
+		_, err := tx.PutEdge(a, graph.Authored, p, 1)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || !slices.Equal(got[0], []graph.NodeID{p, a}) {
+		t.Errorf("after a commit writing %s and an edge %s→%s: %v", p, a, p, got)
+	}
+	if err := db.Update(ctx, func(tx graph.Tx) error {
+		_, err := tx.AddCounter("n", 1) // no node, no edge
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(ctx, func(tx graph.Tx) error {
+		if err := tx.PutNode(graph.Node{ID: p, Label: "Changed"}); err != nil {
+			return err
+		}
+		return errors.New("given up")
+	}); err == nil {
+		t.Fatal("a failing update succeeded")
+	}
+	if len(got) != 1 {
+		t.Errorf("commits without nodes or edges, or failed, reported: %v", got[1:])
 	}
 }
 

@@ -186,13 +186,15 @@ func (r *reader) scan(prefix, start []byte, values bool, fn func(k []byte, item 
 }
 
 func (r *reader) Edges(id graph.NodeID, t graph.EdgeType, dir graph.Direction, fn func(graph.NodeID, float64) bool) error {
-	return r.scanEdges(edgePrefix(dirPrefix(dir), id, t), func(_ graph.EdgeType, o graph.NodeID, w float64) bool {
+	return r.scanEdges(edgePrefix(dirPrefix(dir), id, t), func(_ []byte, _ graph.EdgeType, o graph.NodeID, w float64) bool {
 		return fn(o, w)
 	})
 }
 
 func (r *reader) AllEdges(id graph.NodeID, dir graph.Direction, fn func(graph.EdgeType, graph.NodeID, float64) bool) error {
-	return r.scanEdges(edgePrefix(dirPrefix(dir), id, 0)[:9], fn)
+	return r.scanEdges(edgePrefix(dirPrefix(dir), id, 0)[:9], func(_ []byte, t graph.EdgeType, o graph.NodeID, w float64) bool {
+		return fn(t, o, w)
+	})
 }
 
 func dirPrefix(dir graph.Direction) byte {
@@ -203,7 +205,7 @@ func dirPrefix(dir graph.Direction) byte {
 }
 
 // scanEdges visits the edge keys under prefix with their weights.
-func (r *reader) scanEdges(prefix []byte, fn func(graph.EdgeType, graph.NodeID, float64) bool) error {
+func (r *reader) scanEdges(prefix []byte, fn func(k []byte, t graph.EdgeType, other graph.NodeID, w float64) bool) error {
 	return r.scan(prefix, nil, true, func(k []byte, item valued) (bool, error) {
 		other, err := parseEdgeKey(k)
 		if err != nil {
@@ -215,7 +217,7 @@ func (r *reader) scanEdges(prefix []byte, fn func(graph.EdgeType, graph.NodeID, 
 				return false, err
 			}
 		}
-		return fn(graph.EdgeType(k[9]), other, w), nil
+		return fn(k, graph.EdgeType(k[9]), other, w), nil
 	})
 }
 
@@ -290,6 +292,26 @@ func (r *reader) KindEdges(kind graph.Kind, t graph.EdgeType, fn func(src, dst g
 			}
 		}
 		return fn(graph.NodeID(binary.BigEndian.Uint64(k[1:9])), dst, w), nil
+	})
+}
+
+func (r *reader) KindAllEdges(kind graph.Kind, dir graph.Direction, fn func(id graph.NodeID, t graph.EdgeType, other graph.NodeID, w float64) bool) error {
+	return r.scanEdges([]byte{dirPrefix(dir), byte(kind)}, func(k []byte, t graph.EdgeType, other graph.NodeID, w float64) bool {
+		return fn(graph.NodeID(binary.BigEndian.Uint64(k[1:9])), t, other, w)
+	})
+}
+
+func (r *reader) KindNodes(kind graph.Kind, fn func(graph.Node) bool) error {
+	return r.scan([]byte{pNode, byte(kind)}, nil, true, func(k []byte, item valued) (bool, error) {
+		if len(k) != 9 {
+			return false, errBadKey
+		}
+		var n graph.Node
+		if err := item.Value(func(v []byte) error { return json.Unmarshal(v, &n) }); err != nil {
+			return false, fmt.Errorf("decode node %x: %w", k, err)
+		}
+		n.ID = graph.NodeID(binary.BigEndian.Uint64(k[1:]))
+		return fn(n), nil
 	})
 }
 
@@ -368,10 +390,8 @@ func decodeInt(v []byte) int64 {
 // asked (a key-only scan prefetches nothing).
 func iterator(txn *badger.Txn, prefix []byte, values bool) *badger.Iterator {
 	opts := badger.DefaultIteratorOptions
-	opts.PrefetchValues = values
+	opts.PrefetchValues = false
+	opts.PrefetchSize = 0
 	opts.Prefix = prefix
-	if !values {
-		opts.PrefetchSize = 0
-	}
 	return txn.NewIterator(opts)
 }

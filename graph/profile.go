@@ -24,6 +24,7 @@ import (
 // answer is never stale.
 type profile struct {
 	coauthors []Coauthor // Author has only the ID set until loaded
+	loaded    int        // the first loaded co-authors have their node (View.coauthorsOf)
 	homonyms  int
 	papers    int
 	subjects  []string // primary subjects of its papers, most used first (at most 3); only for homonyms
@@ -366,15 +367,11 @@ func (v *View) profile(a NodeID) (*profile, error) {
 		if p, err = decodeProfile(b); err != nil {
 			return nil, fmt.Errorf("profile of %s: %w", a, err)
 		}
-		for i := range p.coauthors {
-			if p.coauthors[i].Author, err = v.Node(p.coauthors[i].Author.ID); err != nil {
-				return nil, err
-			}
-		}
 	case ErrorCode(err) == NotFound:
 		if p, err = buildProfile(v.r, a, v.Node, nil); err != nil {
 			return nil, err
 		}
+		p.loaded = len(p.coauthors)
 	default:
 		return nil, err
 	}
@@ -383,6 +380,21 @@ func (v *View) profile(a NodeID) (*profile, error) {
 	}
 	v.profiles[a] = &p
 	return &p, nil
+}
+
+// coauthorsOf returns a profile's first n co-authors, their nodes loaded
+// (only as many as asked: a person's label needs one name, not 100).
+func (v *View) coauthorsOf(p *profile, n int) ([]Coauthor, error) {
+	n = min(n, len(p.coauthors))
+	for ; p.loaded < n; p.loaded++ {
+		c := &p.coauthors[p.loaded]
+		nd, err := v.Node(c.Author.ID)
+		if err != nil {
+			return nil, err
+		}
+		c.Author = nd
+	}
+	return p.coauthors[:n], nil
 }
 
 // Homonyms is how many other people share a person's name.
@@ -407,7 +419,11 @@ func (v *View) Disambiguation(a NodeID) (string, error) {
 		parts = append(parts, strings.Join(p.subjects, ", "))
 	}
 	var with []string
-	for _, c := range p.coauthors[:min(2, len(p.coauthors))] {
+	top, err := v.coauthorsOf(p, 2)
+	if err != nil {
+		return "", err
+	}
+	for _, c := range top {
 		with = append(with, c.Author.Label)
 	}
 	if len(with) > 0 {
@@ -439,8 +455,10 @@ func (v *View) PersonLabel(n *Node) (string, error) {
 	if len(p.subjects) > 0 {
 		parts = append(parts, p.subjects[0])
 	}
-	if len(p.coauthors) > 0 {
-		parts = append(parts, "with "+p.coauthors[0].Author.Label)
+	if top, err := v.coauthorsOf(p, 1); err != nil {
+		return "", err
+	} else if len(top) > 0 {
+		parts = append(parts, "with "+top[0].Author.Label)
 	}
 	if len(parts) == 0 {
 		return n.Label, nil

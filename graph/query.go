@@ -376,7 +376,7 @@ func (v *View) CoAuthors(a NodeID, first int) ([]Coauthor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.coauthors[:min(first, len(p.coauthors))], nil
+	return v.coauthorsOf(p, first)
 }
 
 // SharedPapers returns the papers both authors wrote, newest first. It walks

@@ -18,6 +18,7 @@ type Service struct {
 	// and the settle after it: a settle reads the graph before it writes.
 	settling sync.Mutex
 	peopleOK atomic.Bool // the store's authors are people (peopleCurrent)
+	facets   facetHolder // the in-memory facet index (facetload.go)
 }
 
 // DryRun makes every later write of the service stay in memory: ingest
@@ -34,7 +35,9 @@ func (s *Service) DryRun() error {
 
 // NewService builds the graph service on a store. terms may be nil.
 func NewService(s Store, terms TermExtractor) *Service {
-	return &Service{store: s, terms: terms}
+	svc := &Service{store: s, terms: terms}
+	svc.facets.watch(s)
+	return svc
 }
 
 // IngestResult says what ingesting one document changed.

@@ -128,12 +128,19 @@ func FuzzParseID(f *testing.F) {
 }
 
 func FuzzDecodeCursor(f *testing.F) {
+	f.Add("bgAPzRIAAAEAAAAAAAAAAWdyb3VuZGluZ3RoZXNjb3Jl")
+	f.Add("cgAPzRIB9AEAAAAAAAAAAQ")
 	f.Add("-BVhdHAgYmVuY2gAAQAAAAAAAAE")
 	f.Add("")
 	f.Fuzz(func(t *testing.T, s string) {
-		k, err := graph.DecodeCursor(s)
-		if err == nil && graph.EncodeCursor(k) == "" {
-			t.Fatal("valid cursor encodes to nothing")
+		for _, o := range []graph.PaperOrder{graph.Newest, graph.Oldest, graph.Relevance} {
+			back, err := graph.ReencodeCursor(s, o)
+			if err != nil {
+				continue
+			}
+			if again, err := graph.ReencodeCursor(back, o); err != nil || again != back {
+				t.Fatalf("cursor %q decoded and encoded as %q, which reads back as %q (%v)", s, back, again, err)
+			}
 		}
 	})
 }

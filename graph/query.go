@@ -23,6 +23,7 @@ const (
 // so a query touching the same node many times loads it once. It is not safe
 // for concurrent use; graphql-go runs resolvers on one goroutine.
 type View struct {
+	svc      *Service
 	r        Reader
 	nodes    map[NodeID]*Node
 	profiles map[NodeID]*profile
@@ -34,7 +35,7 @@ func (s *Service) View(ctx context.Context) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &View{r: r, nodes: map[NodeID]*Node{}}, nil
+	return &View{svc: s, r: r, nodes: map[NodeID]*Node{}}, nil
 }
 
 // Close releases the snapshot.
@@ -377,48 +378,6 @@ func (v *View) CoAuthors(a NodeID, first int) ([]Coauthor, error) {
 		return nil, err
 	}
 	return v.coauthorsOf(p, first)
-}
-
-// SharedPapers returns the papers both authors wrote, newest first. It walks
-// the shorter of the two authors' ordered paper lists and checks the other's
-// authorship edge, so the result needs no sort and only shared papers are
-// loaded.
-func (v *View) SharedPapers(a, b NodeID) ([]*Node, error) {
-	na, err := v.r.Counter(degreeCounter(a, Authored))
-	if err != nil {
-		return nil, err
-	}
-	nb, err := v.r.Counter(degreeCounter(b, Authored))
-	if err != nil {
-		return nil, err
-	}
-	if nb < na {
-		a, b = b, a
-	}
-	var shared []NodeID
-	var ierr error
-	err = v.r.List(a, Authored, nil, func(k []byte) bool {
-		p, ok := paperFromSortKey(k)
-		if !ok {
-			return true
-		}
-		_, has, err := v.r.Edge(b, Authored, p)
-		if err != nil {
-			ierr = err
-			return false
-		}
-		if has {
-			shared = append(shared, p)
-		}
-		return true
-	})
-	if err != nil {
-		return nil, err
-	}
-	if ierr != nil {
-		return nil, ierr
-	}
-	return v.Nodes(shared)
 }
 
 // Stats are the graph's counts.

@@ -1,0 +1,161 @@
+package graph_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/researchkg/kg/graph"
+)
+
+// listAll pages through a list a few papers at a time and returns every
+// paper, checking each page against the total.
+func listAll(t *testing.T, v *graph.View, s *graph.Selection, owner graph.NodeID, order graph.PaperOrder, size int) []*graph.Node {
+	t.Helper()
+	var out []*graph.Node
+	after := ""
+	for range 1000 {
+		pg, err := v.PaperList(s, owner, order, size, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, pg.Papers...)
+		if len(pg.Papers) > size || pg.HasNext != (len(out) < pg.Total) {
+			t.Fatalf("page of %d (size %d), %d of %d so far, hasNext %v", len(pg.Papers), size, len(out), pg.Total, pg.HasNext)
+		}
+		if !pg.HasNext {
+			if len(out) != pg.Total {
+				t.Errorf("pages held %d papers, total %d", len(out), pg.Total)
+			}
+			return out
+		}
+		after = pg.EndCursor
+	}
+	t.Fatal("no last page")
+	return nil
+}
+
+func ids(ns []*graph.Node) []graph.NodeID {
+	out := make([]graph.NodeID, len(ns))
+	for i, n := range ns {
+		out[i] = n.ID
+	}
+	return out
+}
+
+// Newest first is by date (a month known, a day known), then title;
+// oldest first its reverse; pages of any size put together give the whole
+// list, once each paper.
+func TestPaperListOrders(t *testing.T) {
+	svc := graph.NewService(MustOpen(t), extractor)
+	ingestFiles(t, svc, seedFiles(t)...)
+	ingestDocs(t, svc, readDocs(t, "testdata/arxiv-people.jsonl"))
+	ingestDocs(t, svc, readDocs(t, "../testdata/atom/query.xml"))
+	v := view(t, svc)
+	all := selectOrFail(t, v, nil)
+	newest := listAll(t, v, all, 0, graph.Newest, 7)
+	if len(newest) < 60 || !slices.Equal(ids(newest), ids(listAll(t, v, all, 0, graph.Newest, 100))) {
+		t.Fatalf("%d papers newest first; pages of 7 and of 100 differ", len(newest))
+	}
+	for i := 1; i < len(newest); i++ {
+		a, b := graph.PaperDate(newest[i-1]), graph.PaperDate(newest[i])
+		if da, db := a.String(), b.String(); da < db && !(len(da) > len(db) && da[:len(db)] == db) {
+			t.Errorf("%q (%s) before %q (%s)", newest[i-1].Label, da, newest[i].Label, db)
+		}
+	}
+	oldest := listAll(t, v, all, 0, graph.Oldest, 5)
+	slices.Reverse(oldest)
+	if !slices.Equal(ids(oldest), ids(newest)) {
+		t.Error("oldest first is not newest first reversed")
+	}
+	if _, err := v.PaperList(all, 0, graph.Oldest, 5, listAll(t, v, all, 0, graph.Newest, 100)[0].ID.String()); graph.ErrorCode(err) != graph.Invalid {
+		t.Errorf("an id for a cursor: %v, want INVALID", err)
+	}
+	pg, err := v.PaperList(all, 0, graph.Newest, 3, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.PaperList(all, 0, graph.Oldest, 3, pg.EndCursor); graph.ErrorCode(err) != graph.Invalid {
+		t.Errorf("a newest-first cursor in an oldest-first list: %v, want INVALID", err)
+	}
+}
+
+// A concept's papers, most relevant first: by its weight in the paper,
+// then newest; the same papers as newest first.
+func TestConceptPapersByRelevance(t *testing.T) {
+	svc := graph.NewService(MustOpen(t), extractor)
+	ingestFiles(t, svc, seedFiles(t)...)
+	ingestDocs(t, svc, readDocs(t, "testdata/arxiv-people.jsonl"))
+	v := view(t, svc)
+	c, err := v.ConceptByName("reinforcement learning")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := selectOrFail(t, v, nil)
+	rel := listAll(t, v, all, c.ID, graph.Relevance, 4)
+	newest := listAll(t, v, all, c.ID, graph.Newest, 4)
+	if len(rel) < 5 || !slices.Equal(slices.Sorted(slices.Values(ids(rel))), slices.Sorted(slices.Values(ids(newest)))) {
+		t.Fatalf("reinforcement learning: %d papers by relevance, %d newest first", len(rel), len(newest))
+	}
+	weight := func(p *graph.Node) float64 {
+		ws, err := v.PaperConcepts(p.ID, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range ws {
+			if w.Node.ID == c.ID {
+				return w.Weight
+			}
+		}
+		t.Fatalf("%q does not mention the concept", p.Label)
+		return 0
+	}
+	pos := map[graph.NodeID]int{}
+	for i, p := range newest {
+		pos[p.ID] = i
+	}
+	for i := 1; i < len(rel); i++ {
+		a, b := weight(rel[i-1]), weight(rel[i])
+		if a < b || a == b && pos[rel[i-1].ID] > pos[rel[i].ID] {
+			t.Errorf("%q (%.3f) before %q (%.3f)", rel[i-1].Label, a, rel[i].Label, b)
+		}
+	}
+	if weight(rel[0]) != 1 {
+		t.Errorf("the first paper weighs the concept %.3f, want 1 (its best term)", weight(rel[0]))
+	}
+}
+
+// The list behind a bar: for each month of a facet, the papers of that
+// month are as many as the bar says.
+func TestDrillDownMatchesBuckets(t *testing.T) {
+	svc := graph.NewService(MustOpen(t), extractor)
+	ingestDocs(t, svc, readDocs(t, "testdata/arxiv-people.jsonl"))
+	v := view(t, svc)
+	for _, f := range []*graph.PaperFilter{{}, {Subjects: []string{"cs.CV"}}, {Concepts: []string{"LLM"}}} {
+		res, err := v.Facets(graph.FacetMonth, selectOrFail(t, v, f), 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0
+		for _, b := range res.Buckets {
+			month := *f
+			month.MonthFrom, month.MonthTo = b.Key, b.Key
+			s := selectOrFail(t, v, &month)
+			pg, err := v.PaperList(s, 0, graph.Newest, 100, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pg.Total != b.Count || len(pg.Papers) != b.Count {
+				t.Errorf("%+v, %s: bar %d, list %d (%d on the page)", f, b.Key, b.Count, pg.Total, len(pg.Papers))
+			}
+			for _, p := range pg.Papers {
+				if m := graph.PaperDate(p).MonthString(); m != b.Key {
+					t.Errorf("%s's list has %q of %s", b.Key, p.Label, m)
+				}
+			}
+			sum += b.Count
+		}
+		if sum == 0 || sum > res.Total {
+			t.Errorf("%+v: months hold %d papers of %d", f, sum, res.Total)
+		}
+	}
+}

@@ -221,6 +221,105 @@
 // a co-author query reads it and the names it lists. Until the settle
 // rebuilds it, the value is absent and queries compute it.
 //
+// # Facets
+//
+// Dashboards count papers by year, month, subject, concept or person over
+// a filter (subjects, concepts, people, a span of years or months: AND
+// between fields, OR within a list), rank the people, concepts or
+// subjects of those papers, list them, and find co-authorship paths. The
+// counts are exact: a paper is counted once in each bucket it belongs to,
+// a concept's papers are exactly those Concept.papers lists.
+//
+// They are answered from the facet index (facetindex.go), not from
+// counters in the store. Stored counters for each pair of a filter value
+// and a facet value — what "papers of cs.LG that mention X" needs — would
+// cost, per paper, its concepts × its people, subjects and months, and
+// its concepts squared: 654 counter updates a paper on the arXiv file
+// (27 concepts, 5.9 people and 1.7 subjects a paper; measured), more keys
+// than the graph itself, and a ranking of the counters on top for top-N.
+// Counters for single values only would still leave two filters, and a
+// concept's people, to be answered paper by paper from the store, at
+// 15–40 µs a paper (a Badger iterator per paper's edges): 0.3–1 s for
+// cs.CV. Instead the index holds, for every paper, its date and the
+// numbers (dense ordinals) of its subjects, people and concepts (with
+// their weights), and for every subject, person and concept its papers as
+// an array of row numbers, newest first — 41 MB for the 47,919
+// papers. A question reads the shortest list its filter names (cut to
+// the filter's dates by binary search: lists are date-ordered), checks
+// the other conditions row by row, and counts into an array: 25,774 cs.CV
+// papers' 700,000 concept mentions in 2–4 ms. An unfiltered count is a
+// list's length.
+//
+// The index is built from one pass over the store (papers, their out- and
+// in-edges: 1.8 s for the arXiv store) when first needed; kg serve builds
+// it at startup. It follows the store exactly: after each commit the store
+// reports the nodes whose values or edges it wrote (CommitNotifier), and
+// before its next use the index reads those papers again (a few hundred
+// at a time are moved in place; more than an eighth of the papers rebuild
+// every list). Whatever changes a paper — ingest, a merge of sources, a
+// person's split or merge, a reclustering, a recompute of the concepts —
+// changes its edges or its node, so nothing writes the index but that
+// (TestFacetIndexFollowsWrites compares it with the stored papers after
+// each). Ingest pays nothing for it; kg ingest builds no index.
+//
+// Paper lists (a person's, a subject's, a concept's, a filter's) come
+// from the index too, so one order holds everywhere: newest first is by
+// date (day, then month, then year: a paper known only by its month comes
+// after that month's dated papers), then title; relevance (a concept's
+// papers) by the concept's weight in the paper, then newest first.
+// Cursors carry the paper's place in the order, so a page follows the
+// previous one however the list changed in between.
+//
+// A paper's date is its first version's, as precise as its sources give
+// it: arXiv metadata's first version, an Atom entry's published day,
+// BibTeX's month or biblatex's date; without one, the YYMM of its arXiv
+// id (the month of first submission: the arXiv file lists no versions).
+//
+// # Collaboration paths
+//
+// path is a breadth-first search from both people at once over the
+// index's person → papers and paper → people lists, each step expanding
+// the whole frontier of the side whose frontier has fewer papers; the
+// first step at which the two sides meet gives the shortest length. Each
+// paper is expanded once per side, so a paper of 3,302 authors costs its
+// authors once, not once per pair. With a filter, only its papers link
+// people. A search that meets nobody within maxLength (≤ 8) answers
+// null; one past the request's deadline stops.
+//
+// # Emerging concepts
+//
+// emerging ranks the concepts whose use is in a burst at the end of a
+// window. What the field does: CiteSpace runs Kleinberg's burst detection
+// (2002, "Bursty and hierarchical structure in streams", the batched
+// form) on keyword frequencies by period; VOSviewer colours terms by
+// their average year; simpler tools rank terms by the ratio of their
+// share in a recent span to their share before it.
+//
+// kg uses Kleinberg's two-state automaton over months (LastBurst), with
+// CiteSpace's defaults: a concept is in its base state, used by a share
+// p0 of the month's papers (its share over all the months), or in a burst,
+// at s·p0 with s = 2; a month's cost in a state is −ln of the binomial
+// likelihood of its uses at that rate; entering a burst costs γ·ln n (γ =
+// 1, n the months with papers). The optimal sequence of states is found
+// exactly (Viterbi). A concept is emerging when the sequence ends in a
+// burst that began within the window; its score is the burst's weight, Σ
+// over its months of cost(base) − cost(burst): how much better a doubled
+// rate explains them. Minimum support: the burst holds at least 5 of the
+// concept's papers. The window is the filter's months; the months before
+// it are the concept's history.
+//
+// Why this and not a ratio: a ratio needs a split point and a smoothing
+// constant, and ranks a concept going from one paper to three above one
+// going from 50 to 200; the burst finds its own start and end, and its
+// weight grows with both the rise and the papers that show it. Rates, not
+// counts: a month with more papers overall is no burst for every concept.
+// On the arXiv file, July–September 2025: agent system (since 2025-08, 134
+// papers), GPT-5, model context protocol, agentic AI, DINOv3 among the
+// first eleven. Its limit: shifts in what the corpus holds look like
+// bursts (the file's 2026 months hold more information-theory papers, and
+// "bound" and "channel" burst there); filter by subject to see a field's
+// own trends.
+//
 // # Related papers
 //
 // Score = Σ over shared concepts of `scoreA·scoreB·ln(1+N/df)` + 1 per shared

@@ -1,0 +1,135 @@
+package graph_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/researchkg/kg/graph"
+)
+
+func TestLastBurst(t *testing.T) {
+	flat := []int{100, 100, 100, 100, 100, 100}
+	for _, c := range []struct {
+		name       string
+		r, d       []int
+		ok         bool
+		start, pap int
+	}{
+		{"steady use", []int{5, 6, 4, 5, 6, 5}, flat, false, 0, 0},
+		{"never used", []int{0, 0, 0, 0, 0, 0}, flat, false, 0, 0},
+		{"rising in the last two months", []int{2, 3, 2, 3, 20, 25}, flat, true, 4, 45},
+		{"new in the last month", []int{0, 0, 0, 0, 0, 12}, flat, true, 5, 12},
+		{"a burst that ended", []int{2, 20, 25, 3, 2, 3}, flat, false, 0, 0},
+		// the same share of fewer papers is no burst: rates, not counts
+		{"fewer papers, same share", []int{5, 5, 5, 5, 2, 2}, []int{100, 100, 100, 100, 40, 40}, false, 0, 0},
+		{"more papers, same share", []int{5, 5, 5, 5, 20, 20}, []int{100, 100, 100, 100, 400, 400}, false, 0, 0},
+		{"one month", []int{3}, []int{10}, false, 0, 0},
+		{"empty months between", []int{1, 0, 1, 0, 1, 15}, []int{100, 0, 100, 0, 100, 100}, true, 5, 15},
+	} {
+		b, ok := graph.LastBurst(c.r, c.d)
+		if ok != c.ok || ok && (b.Start != c.start || b.End != len(c.r)-1 || b.Papers != c.pap || b.Weight <= 0) {
+			t.Errorf("%s: %+v %v, want ok %v from %d with %d papers", c.name, b, ok, c.ok, c.start, c.pap)
+		}
+	}
+	// a stronger burst weighs more
+	weak, _ := graph.LastBurst([]int{2, 3, 2, 3, 10, 12}, flat)
+	strong, _ := graph.LastBurst([]int{2, 3, 2, 3, 30, 40}, flat)
+	if weak.Weight >= strong.Weight {
+		t.Errorf("weights %.2f (weak) and %.2f (strong)", weak.Weight, strong.Weight)
+	}
+}
+
+func FuzzLastBurst(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 4}, []byte{10, 10, 10, 10})
+	f.Fuzz(func(t *testing.T, rb, db []byte) {
+		n := min(len(rb), len(db))
+		r, d := make([]int, n), make([]int, n)
+		for i := range n {
+			d[i] = int(db[i])
+			r[i] = min(int(rb[i]), d[i])
+		}
+		b, ok := graph.LastBurst(r, d)
+		if ok && (b.Start < 0 || b.End != n-1 || b.Start > b.End || b.Weight <= 0) {
+			t.Fatalf("r %v d %v: burst %+v", r, d, b)
+		}
+	})
+}
+
+// plantedCorpus is eight months of papers on eight topics, each paper on
+// one topic chosen at random; in the last two months a third of the papers
+// are on skill libraries, a topic no paper had before.
+func plantedCorpus() []graph.Document {
+	topics := []string{"graph neural networks", "speech recognition", "question answering", "object detection",
+		"machine translation", "recommender systems", "protein folding", "image segmentation"}
+	rng := rand.New(rand.NewPCG(7, 11))
+	var docs []graph.Document
+	for month := 1; month <= 8; month++ {
+		for i := range 40 {
+			topic := topics[rng.IntN(len(topics))]
+			if month >= 7 && i%3 == 0 {
+				topic = "skill libraries"
+			}
+			id := fmt.Sprintf("25%02d.%05d", month, i+1)
+			title := fmt.Sprintf("Improving %s with structured priors, study %d-%d", topic, month, i)
+			abstract := fmt.Sprintf("We study %s in a new setting. Our approach to %s uses structured priors and "+
+				"outperforms strong baselines on %s benchmarks. Code for %s is released.", topic, topic, topic, topic)
+			docs = append(docs, graph.Document{Source: "planted", Format: "test", Records: []graph.Record{{
+				Title: title, Abstract: abstract, ArXivID: id, Authors: []string{fmt.Sprintf("Author %d-%d", month, i)},
+				Subjects: []string{"cs.LG"},
+			}}})
+		}
+	}
+	return docs
+}
+
+// A concept planted in the last two months of a corpus is the first
+// emerging one; with a window that ends before it, it is not there.
+func TestEmergingFindsAPlantedBurst(t *testing.T) {
+	ctx := context.Background()
+	svc := graph.NewService(MustOpen(t), extractor)
+	p := svc.NewPipeline(ctx, 2, func(d graph.Document, _ graph.IngestResult, err error) {
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	for _, d := range plantedCorpus() {
+		if err := p.Add(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	v := view(t, svc)
+	es, err := v.Emerging(selectOrFail(t, v, nil), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) == 0 || es[0].Node.Label != "skill library" || es[0].Since != "2025-07" || es[0].Burst.Papers < 20 {
+		for _, e := range es {
+			t.Logf("%s since %s: %+v", e.Node.Label, e.Since, e.Burst)
+		}
+		t.Fatalf("emerging: %d concepts, want skill library first, since 2025-07", len(es))
+	}
+	before, err := v.Emerging(selectOrFail(t, v, &graph.PaperFilter{MonthTo: "2025-06"}), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range before {
+		if e.Node.Label == "skill library" {
+			t.Errorf("skill library emerging before it existed: %+v", e)
+		}
+	}
+	// a window that starts after the burst began finds it no more
+	late, err := v.Emerging(selectOrFail(t, v, &graph.PaperFilter{MonthFrom: "2025-08"}), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range late {
+		if e.Node.Label == "skill library" {
+			t.Errorf("a burst begun before the window: %+v", e)
+		}
+	}
+}

@@ -152,6 +152,8 @@ var readmeVariables = map[string]map[string]any{
 	"RelatedWork":   {"title": "GD2PO"},
 	"Overview":      {"id": "$author"},
 	"People":        {"name": "Xiaoxi Jiang"},
+	"ConceptTrend":  {"concept": "reinforcement learning", "subject": "cs.CL"},
+	"MonthPapers":   {"concept": "reinforcement learning", "subject": "cs.CL", "month": "2026-01"},
 }
 
 type run struct {

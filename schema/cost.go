@@ -20,9 +20,13 @@ const unsizedList = 10
 // A neighbourhood of 500 nodes each asking for 100 related papers costs
 // 50,000 before it runs.
 //
+// A field that scans papers (a filter over the corpus: facets, top,
+// emerging, path, filtered paper lists) costs, on top, what price says for
+// each item (nil: nothing).
+//
 // It stops counting past limit (the budget), so a query built to overflow
 // the sum costs no more than the budget to reject.
-func queryCost(s *graphql.Schema, doc *ast.Document, opName string, vars map[string]any, limit int) (int, error) {
+func queryCost(s *graphql.Schema, doc *ast.Document, opName string, vars map[string]any, limit int, price func(fd *graphql.FieldDefinition, f *ast.Field) int) (int, error) {
 	frags := map[string]*ast.FragmentDefinition{}
 	var op *ast.OperationDefinition
 	for _, d := range doc.Definitions {
@@ -63,6 +67,13 @@ func queryCost(s *graphql.Schema, doc *ast.Document, opName string, vars map[str
 					return false
 				}
 				fd := fieldDef(parent, sel.Name.Value)
+				if fd != nil && price != nil {
+					if extra := price(fd, sel); extra > 0 {
+						if total += satMul(mult, extra, limit); total > limit {
+							return false
+						}
+					}
+				}
 				if fd == nil || sel.SelectionSet == nil {
 					continue
 				}
@@ -189,4 +200,49 @@ func firstValue(fd *graphql.FieldDefinition, f *ast.Field, vars map[string]any) 
 		return d, true
 	}
 	return 0, false
+}
+
+// argValue is a field argument's value: a literal, or the value of the
+// variable it names (as the request's JSON gave it); nil when absent.
+func argValue(f *ast.Field, name string, vars map[string]any) any {
+	for _, a := range f.Arguments {
+		if a.Name != nil && a.Name.Value == name {
+			return astValue(a.Value, vars)
+		}
+	}
+	return nil
+}
+
+func astValue(v ast.Value, vars map[string]any) any {
+	switch v := v.(type) {
+	case *ast.Variable:
+		return vars[v.Name.Value]
+	case *ast.StringValue:
+		return v.Value
+	case *ast.EnumValue:
+		return v.Value
+	case *ast.IntValue:
+		n, _ := strconv.Atoi(v.Value)
+		return n
+	case *ast.FloatValue:
+		x, _ := strconv.ParseFloat(v.Value, 64)
+		return x
+	case *ast.BooleanValue:
+		return v.Value
+	case *ast.ListValue:
+		out := make([]any, len(v.Values))
+		for i, x := range v.Values {
+			out[i] = astValue(x, vars)
+		}
+		return out
+	case *ast.ObjectValue:
+		out := make(map[string]any, len(v.Fields))
+		for _, f := range v.Fields {
+			if f.Name != nil {
+				out[f.Name.Value] = astValue(f.Value, vars)
+			}
+		}
+		return out
+	}
+	return nil
 }

@@ -41,6 +41,10 @@ type Options struct {
 	// CostBudget bounds a query's estimated cost (see queryCost); default
 	// 50,000. Each response reports its cost in extensions.
 	CostBudget int
+	// ScanPerCost: a field that scans papers (facets, top, emerging, path,
+	// filtered lists) costs one more per this many papers its filter may
+	// read; default 100.
+	ScanPerCost int
 	// WriteToken enables mutations for requests bearing it
 	// ("Authorization: Bearer <token>"); empty: no writes over HTTP.
 	WriteToken string
@@ -98,6 +102,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.CostBudget <= 0 {
 		o.CostBudget = 50000
+	}
+	if o.ScanPerCost <= 0 {
+		o.ScanPerCost = scanPerCost
 	}
 	if o.MaxWriteBody <= 0 {
 		o.MaxWriteBody = 32 << 20
@@ -468,7 +475,9 @@ func (h *Handler) Execute(ctx context.Context, req Request) Response {
 	if errs != nil {
 		return Response{Errors: errs}
 	}
-	cost, err := queryCost(&h.schema, doc, req.OperationName, req.Variables, h.opts.CostBudget)
+	pr := h.pricer(ctx, req.Variables)
+	cost, err := queryCost(&h.schema, doc, req.OperationName, req.Variables, h.opts.CostBudget, pr.price)
+	pr.close()
 	if err != nil {
 		return Response{Errors: []gqlerrors.FormattedError{codedError(CodeBadRequest, err.Error())}}
 	}

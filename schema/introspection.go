@@ -45,6 +45,26 @@ func init() {
 		Type:    graphql.String,
 		Resolve: func(graphql.ResolveParams) (any, error) { return nil, nil },
 	})
+	// graphql-go prints an enum argument's default as a string
+	// ("\"NEWEST\"", astFromValue is given the argument, not its type),
+	// which graphql-js then drops: print defaults as the SDL does
+	graphql.InputValueType.AddFieldConfig("defaultValue", &graphql.Field{
+		Type:        graphql.String,
+		Description: "A GraphQL-formatted string representing the default value for this input value.",
+		Resolve: func(p graphql.ResolveParams) (any, error) {
+			switch v := p.Source.(type) {
+			case *graphql.Argument:
+				if v.DefaultValue != nil {
+					return sdlValue(v.DefaultValue, v.Type), nil
+				}
+			case *graphql.InputObjectField:
+				if v.DefaultValue != nil {
+					return sdlValue(v.DefaultValue, v.Type), nil
+				}
+			}
+			return nil, nil
+		},
+	})
 	// args and inputFields take includeDeprecated; nothing is deprecated,
 	// so it changes nothing
 	withIncludeDeprecated(graphql.TypeType, "inputFields")

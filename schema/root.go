@@ -33,7 +33,7 @@ func kindsArg(p graphql.ResolveParams) []graph.Kind {
 
 // queryType is Query.
 func (t *types) queryType() *graphql.Object {
-	return graphql.NewObject(graphql.ObjectConfig{Name: "Query", Fields: graphql.Fields{
+	fields := graphql.Fields{
 		"author": {Type: t.author, Description: "An author by name; case, spacing and diacritics are ignored. Null when unknown.",
 			Args: graphql.FieldConfigArgument{"name": {Type: graphql.NewNonNull(graphql.String)}},
 			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
@@ -140,7 +140,9 @@ func (t *types) queryType() *graphql.Object {
 			})},
 		"stats": {Type: graphql.NewNonNull(t.stats), Description: "Counts of the whole graph.",
 			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) { return v.Stats() })},
-	}})
+	}
+	t.dashboardFields(fields)
+	return graphql.NewObject(graphql.ObjectConfig{Name: "Query", Fields: fields})
 }
 
 func reportInt(f func(ingestReport) int) *graphql.Field {

@@ -132,11 +132,13 @@ func sdlValue(v any, t graphql.Input) string {
 	if nn, ok := t.(*graphql.NonNull); ok {
 		t = nn.OfType
 	}
+	if e, ok := t.(*graphql.Enum); ok { // an enum's default is its value: print its name
+		if name, ok := e.Serialize(v).(string); ok {
+			return name
+		}
+	}
 	switch v := v.(type) {
 	case string:
-		if e, ok := t.(*graphql.Enum); ok {
-			return e.Serialize(v).(string)
-		}
 		return quoteString(v)
 	case []any:
 		var parts []string

@@ -9,8 +9,9 @@ import (
 // coauthorVal is a Coauthor with the author it is a co-author of, so
 // sharedPapers can be resolved.
 type coauthorVal struct {
-	of graph.NodeID
-	c  graph.Coauthor
+	of  graph.NodeID
+	c   graph.Coauthor
+	sel *graph.Selection // the filter the weight counts over (nil: none)
 }
 
 // types are the schema's object types, built by one constructor per
@@ -19,18 +20,22 @@ type types struct {
 	kind                            *graphql.Enum
 	node                            *graphql.Interface
 	idField, kindField, labelField  *graphql.Field
-	papersField                     *graphql.Field // an owner's papers, a page at a time
 	paper, author, subject, concept *graphql.Object
 	repo, org                       *graphql.Object
 	pageInfo, paperEdge, paperConn  *graphql.Object
 	weighted, coauthor, related     *graphql.Object
 	hit, edge, subgraph, stats      *graphql.Object
 	report                          *graphql.Object
+	// dashboards (dashboards.go)
+	filter                                 *graphql.InputObject
+	facet, order                           *graphql.Enum
+	bucket, facetResult, ranked, hop, path *graphql.Object
 }
 
 func build() (graphql.Schema, error) {
 	t := &types{}
 	t.buildNodes()
+	t.buildDashboards()
 	t.buildPages()
 	t.buildAuthors()
 	t.buildPapers()
@@ -128,14 +133,8 @@ type edgeVal struct {
 	node   *graph.Node
 }
 
-// buildPages: PageInfo, PaperEdge, PaperConnection, and the papers field
-// of authors, concepts and subjects.
+// buildPages: PageInfo, PaperEdge, PaperConnection.
 func (t *types) buildPages() {
-	pageArgs := graphql.FieldConfigArgument{
-		"first": {Type: graphql.Int, DefaultValue: graph.DefaultFirst, Description: "At most 100."},
-		"after": {Type: graphql.String, Description: "endCursor of the previous page."},
-	}
-
 	t.pageInfo = graphql.NewObject(graphql.ObjectConfig{Name: "PageInfo", Fields: graphql.Fields{
 		"hasNextPage": {Type: graphql.NewNonNull(graphql.Boolean), Resolve: func(p graphql.ResolveParams) (any, error) {
 			return p.Source.(graph.PaperPage).HasNext, nil
@@ -168,19 +167,24 @@ func (t *types) buildPages() {
 			"pageInfo": {Type: graphql.NewNonNull(t.pageInfo), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source, nil }},
 		}
 	})})
-	t.papersField = &graphql.Field{Type: graphql.NewNonNull(t.paperConn), Args: pageArgs,
-		Description: "Papers, newest first, then by title.",
+}
+
+// papersField is the papers field of a person, subject or concept: a page
+// of its papers, in order (default def), over a filter.
+func (t *types) papersField(def, desc string) *graphql.Field {
+	return &graphql.Field{Type: graphql.NewNonNull(t.paperConn), Description: desc,
+		Args: graphql.FieldConfigArgument{
+			"first":   {Type: graphql.Int, DefaultValue: graph.DefaultFirst, Description: "How many: default 10, at most 100."},
+			"after":   {Type: graphql.String, Description: "endCursor of the previous page (of the same filter and order)."},
+			"filter":  t.filterArg("Only the papers it selects; default all."),
+			"orderBy": {Type: t.order, DefaultValue: def, Description: "Default " + def + "."},
+		},
 		Resolve: safe(func(p graphql.ResolveParams) (any, error) {
 			v, err := viewOf(p)
 			if err != nil {
 				return nil, err
 			}
-			first, err := firstArg(p, graph.DefaultFirst, graph.MaxFirst)
-			if err != nil {
-				return nil, err
-			}
-			after, _ := strArg(p, "after")
-			return v.Papers(node(p).ID, first, after)
+			return paperPage(p, v, node(p).ID, graph.DefaultFirst)
 		})}
 }
 
@@ -228,6 +232,9 @@ func (t *types) buildAuthors() {
 						return nil, err
 					}
 					c := p.Source.(coauthorVal)
+					if c.sel != nil {
+						return v.SharedPapersWhere(c.sel, c.of, c.c.Author.ID)
+					}
 					return v.SharedPapers(c.of, c.c.Author.ID)
 				})},
 		}
@@ -238,14 +245,33 @@ func (t *types) buildAuthors() {
 			return t.nodeFields(graphql.Fields{
 				"name":    labelAs("Full name as first seen."),
 				"aliases": aliasesAs("Other spellings seen."),
-				"papers":  t.papersField,
-				"coauthors": {Type: nnList(t.coauthor), Args: firstArgs(graph.DefaultFirst),
+				"papers":  t.papersField("NEWEST", "The person's papers, newest first."),
+				"coauthors": {Type: nnList(t.coauthor),
+					Args: graphql.FieldConfigArgument{
+						"first":  {Type: graphql.Int, DefaultValue: graph.DefaultFirst},
+						"filter": t.filterArg("Count only the papers it selects (weight and sharedPapers alike); default all."),
+					},
 					Description: "By number of shared papers, then name.",
-					Resolve: viewFirst(graph.DefaultFirst, graph.MaxFirst, func(v *graph.View, n *graph.Node, first int) (any, error) {
-						cs, err := v.CoAuthors(n.ID, first)
+					Resolve: safe(func(p graphql.ResolveParams) (any, error) {
+						v, err := viewOf(p)
+						if err != nil {
+							return nil, err
+						}
+						first, err := firstArg(p, graph.DefaultFirst, graph.MaxFirst)
+						if err != nil {
+							return nil, err
+						}
+						n := node(p)
+						var sel *graph.Selection
+						var cs []graph.Coauthor
+						if p.Args["filter"] == nil {
+							cs, err = v.CoAuthors(n.ID, first)
+						} else if sel, err = selection(p, v); err == nil {
+							cs, err = v.CoAuthorsWhere(sel, n.ID, first)
+						}
 						out := make([]coauthorVal, len(cs))
 						for i, c := range cs {
-							out[i] = coauthorVal{n.ID, c}
+							out[i] = coauthorVal{n.ID, c, sel}
 						}
 						return out, err
 					})},
@@ -311,6 +337,17 @@ func (t *types) buildPapers() {
 					}
 					return nil, nil
 				}},
+				"date": {Type: graphql.String, Description: "The first version's day, \"2025-07-14\", where a source gives it (arXiv versions, an Atom feed's published, biblatex's date); null otherwise.",
+					Resolve: func(p graphql.ResolveParams) (any, error) {
+						if d := graph.PaperDate(node(p)); d.Day != 0 {
+							return d.String(), nil
+						}
+						return nil, nil
+					}},
+				"month": {Type: graphql.String, Description: "The first version's month, \"2025-07\": from its date, or the YYMM of its arXiv id (the month of first submission); null when unknown.",
+					Resolve: func(p graphql.ResolveParams) (any, error) {
+						return nilIfEmpty(graph.PaperDate(node(p)).MonthString()), nil
+					}},
 				"subjects": {Type: nnList(t.subject), Description: "Primary first.",
 					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) { return v.PaperSubjects(n.ID) })},
 				"authors": {Type: nnList(t.author), Description: "In byline order.",
@@ -345,7 +382,7 @@ func (t *types) buildVocabulary() {
 			return t.nodeFields(graphql.Fields{
 				"name":    labelAs("Canonical name."),
 				"aliases": aliasesAs("Acronyms and other forms."),
-				"papers":  t.papersField,
+				"papers":  t.papersField("RELEVANCE", "The papers that mention it (in any surface form), most relevant first: by the concept's weight in the paper, then newest."),
 				"broader": {Type: nnList(t.concept),
 					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) { return v.Broader(n.ID) })},
 				"narrower": {Type: nnList(t.concept),
@@ -369,7 +406,7 @@ func (t *types) buildVocabulary() {
 						}
 						return node(p).Label, nil
 					}},
-				"papers": t.papersField,
+				"papers": t.papersField("NEWEST", "Papers of the subject, newest first."),
 			})
 		})})
 

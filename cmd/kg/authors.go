@@ -99,7 +99,7 @@ first for --recluster (one process per data folder).`, std.err, &c)
 		return fmt.Errorf("no author named %q", name)
 	}
 	for _, p := range ps {
-		pg, err := v.Papers(p.ID, 0, "")
+		n, err := v.PaperCount(p.ID) // a stored counter: no facet index to build
 		if err != nil {
 			return err
 		}
@@ -108,7 +108,7 @@ first for --recluster (one process per data folder).`, std.err, &c)
 			return err
 		}
 		if d == "" {
-			d = fmt.Sprintf("%d papers", pg.Total)
+			d = fmt.Sprintf("%d papers", n)
 		}
 		fmt.Fprintf(std.out, "%s\t%s\t%s\n", p.ID, p.Label, d)
 	}

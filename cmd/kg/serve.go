@@ -44,6 +44,10 @@ their enclosing lists) against --cost-budget; each answer reports its cost.
 At startup every table of the store is read and its checksums checked
 (--verify): a damaged store is refused, naming the files (kg verify lists
 them too). While serving, each block read from disk is checked again.
+Then the facet index is built: every paper's date, subjects, people and
+concepts in memory, from which facets, rankings, paths and paper lists are
+answered (about 2 s and 41 MB for the 47,919-paper arXiv store); writes keep it
+current.
 SIGINT/SIGTERM stop accepting, finish in-flight requests (up to 15 s) and
 close the store.`, std.err, &c)
 	addr := fs.String("addr", envOr("KG_ADDR", "127.0.0.1:8080"), "listen address (env KG_ADDR)")
@@ -131,6 +135,18 @@ close the store.`, std.err, &c)
 		if err := seedIfEmpty(ctx, svc, *seeds, log); err != nil {
 			return err
 		}
+	}
+	svc.OnIndex(func(r graph.IndexReport) {
+		ev := log.Debug()
+		if r.Rebuilt || r.Took > time.Second {
+			ev = log.Info()
+		}
+		ev.Int("papers", r.Papers).Int("read", r.Read).Bool("rebuilt", r.Rebuilt).Dur("took", r.Took).Msg("facet index up to date")
+	})
+	// facets, rankings, paths and paper lists answer from the in-memory
+	// index: built now rather than by the first request
+	if err := svc.PrepareIndex(ctx); err != nil {
+		return fmt.Errorf("build the facet index: %w", err)
 	}
 	var origins []string
 	for _, o := range strings.Split(*cors, ",") {

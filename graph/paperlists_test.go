@@ -2,10 +2,38 @@ package graph_test
 
 import (
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/store"
 )
+
+var (
+	listsOnce sync.Once
+	listsSvc  *graph.Service
+)
+
+// listsGraph is one graph that the read-only tests of lists share (built
+// once: ingest with the extractor is slow under -race): the seed pages,
+// 50 real arXiv records and an Atom feed (days as dates).
+func listsGraph(t *testing.T) *graph.Service {
+	t.Helper()
+	listsOnce.Do(func() {
+		db, err := store.Open(store.DefaultOptions("").WithInMemory(true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		listsSvc = graph.NewService(db, extractor) // lives until the tests end
+		ingestFiles(t, listsSvc, seedFiles(t)...)
+		ingestDocs(t, listsSvc, readDocs(t, "testdata/arxiv-people.jsonl"))
+		ingestDocs(t, listsSvc, readDocs(t, "../testdata/atom/query.xml"))
+	})
+	if listsSvc == nil {
+		t.Fatal("the shared graph could not be built")
+	}
+	return listsSvc
+}
 
 // listAll pages through a list a few papers at a time and returns every
 // paper, checking each page against the total.
@@ -46,11 +74,7 @@ func ids(ns []*graph.Node) []graph.NodeID {
 // oldest first its reverse; pages of any size put together give the whole
 // list, once each paper.
 func TestPaperListOrders(t *testing.T) {
-	svc := graph.NewService(MustOpen(t), extractor)
-	ingestFiles(t, svc, seedFiles(t)...)
-	ingestDocs(t, svc, readDocs(t, "testdata/arxiv-people.jsonl"))
-	ingestDocs(t, svc, readDocs(t, "../testdata/atom/query.xml"))
-	v := view(t, svc)
+	v := view(t, listsGraph(t))
 	all := selectOrFail(t, v, nil)
 	newest := listAll(t, v, all, 0, graph.Newest, 7)
 	if len(newest) < 60 || !slices.Equal(ids(newest), ids(listAll(t, v, all, 0, graph.Newest, 100))) {
@@ -82,10 +106,7 @@ func TestPaperListOrders(t *testing.T) {
 // A concept's papers, most relevant first: by its weight in the paper,
 // then newest; the same papers as newest first.
 func TestConceptPapersByRelevance(t *testing.T) {
-	svc := graph.NewService(MustOpen(t), extractor)
-	ingestFiles(t, svc, seedFiles(t)...)
-	ingestDocs(t, svc, readDocs(t, "testdata/arxiv-people.jsonl"))
-	v := view(t, svc)
+	v := view(t, listsGraph(t))
 	c, err := v.ConceptByName("reinforcement learning")
 	if err != nil {
 		t.Fatal(err)
@@ -127,9 +148,7 @@ func TestConceptPapersByRelevance(t *testing.T) {
 // The list behind a bar: for each month of a facet, the papers of that
 // month are as many as the bar says.
 func TestDrillDownMatchesBuckets(t *testing.T) {
-	svc := graph.NewService(MustOpen(t), extractor)
-	ingestDocs(t, svc, readDocs(t, "testdata/arxiv-people.jsonl"))
-	v := view(t, svc)
+	v := view(t, listsGraph(t))
 	for _, f := range []*graph.PaperFilter{{}, {Subjects: []string{"cs.CV"}}, {Concepts: []string{"LLM"}}} {
 		res, err := v.Facets(graph.FacetMonth, selectOrFail(t, v, f), 20)
 		if err != nil {

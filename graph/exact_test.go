@@ -12,6 +12,33 @@ import (
 
 var errEnough = errors.New("enough")
 
+// ingestArXiv ingests the first n documents of the arXiv file in ../shared
+// one at a time, showing each to seen first (nil: nobody); without the
+// file it skips the test.
+func ingestArXiv(t *testing.T, svc *graph.Service, n int, seen func(graph.Document)) {
+	t.Helper()
+	f, err := os.Open(arxivFile)
+	if err != nil {
+		t.Skipf("arXiv file not available (%v): it is in ../shared, beside the clone", err)
+	}
+	defer f.Close()
+	i := 0
+	err = source.Read("arxiv.jsonl.gz", f, func(d graph.Document) error {
+		if i == n {
+			return errEnough
+		}
+		i++
+		if seen != nil {
+			seen(d)
+		}
+		_, err := svc.Ingest(context.Background(), d)
+		return err
+	}, func(error) {})
+	if err != nil && !errors.Is(err, errEnough) {
+		t.Fatal(err)
+	}
+}
+
 // Co-author weights equal, for every pair, the number of distinct papers
 // whose authorship edges list both — recounted independently on the first
 // 1,500 records of the real arXiv file, among them a paper of 274 authors
@@ -19,26 +46,10 @@ var errEnough = errors.New("enough")
 // ../shared.
 func TestCoauthorWeightsExactOnArXiv(t *testing.T) {
 	heavyUnderRace(t)
-	f, err := os.Open("../../shared/data/arxiv/arxiv-cs-2025-03_2026-02.jsonl.gz")
-	if err != nil {
-		t.Skipf("arXiv file not available (%v): it is in ../shared, beside the clone", err)
-	}
-	defer f.Close()
 	db := MustOpen(t)
 	svc := graph.NewService(db, nil) // weights do not depend on terms
 	ctx := context.Background()
-	n := 0
-	err = source.Read("arxiv.jsonl.gz", f, func(d graph.Document) error {
-		if n == 1500 {
-			return errEnough
-		}
-		n++
-		_, err := svc.Ingest(ctx, d)
-		return err
-	}, func(error) {})
-	if err != nil && !errors.Is(err, errEnough) {
-		t.Fatal(err)
-	}
+	ingestArXiv(t, svc, 1500, nil)
 	r, _ := db.Read(ctx)
 	defer r.Close()
 	type pair struct{ a, b graph.NodeID }

@@ -2,7 +2,6 @@ package graph_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -354,13 +353,7 @@ func TestFilterSelects(t *testing.T) {
 // 3,000 lines). Skips without ../shared.
 func TestFacetsExactOnArXiv(t *testing.T) {
 	heavyUnderRace(t)
-	f, err := os.Open("../../shared/data/arxiv/arxiv-cs-2025-03_2026-02.jsonl.gz")
-	if err != nil {
-		t.Skipf("arXiv file not available (%v): it is in ../shared, beside the clone", err)
-	}
-	defer f.Close()
 	svc := graph.NewService(MustOpen(t), nil)
-	ctx := context.Background()
 	type paper struct {
 		year     string
 		month    string
@@ -368,12 +361,7 @@ func TestFacetsExactOnArXiv(t *testing.T) {
 		names    map[string]bool
 	}
 	var papers []paper
-	n := 0
-	err = source.Read("arxiv.jsonl.gz", f, func(d graph.Document) error {
-		if n == 3000 {
-			return errEnough
-		}
-		n++
+	ingestArXiv(t, svc, 3000, func(d graph.Document) {
 		r := d.Records[0]
 		p := paper{year: fmt.Sprint(r.Year), names: map[string]bool{}}
 		// the month of first submission, from the id's YYMM
@@ -393,12 +381,7 @@ func TestFacetsExactOnArXiv(t *testing.T) {
 			}
 		}
 		papers = append(papers, p)
-		_, err := svc.Ingest(ctx, d)
-		return err
-	}, func(error) {})
-	if err != nil && !errors.Is(err, errEnough) {
-		t.Fatal(err)
-	}
+	})
 	years, months, subjects, subjectYear, names := map[string]int{}, map[string]int{}, map[string]int{}, map[string]map[string]int{}, map[string]int{}
 	for _, p := range papers {
 		years[p.year]++

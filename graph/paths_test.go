@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/researchkg/kg/graph"
-	"github.com/researchkg/kg/graph/source"
 )
 
 // bfsDistances are the lengths of shortest co-authorship paths from a
@@ -81,25 +79,9 @@ func checkPath(t *testing.T, r graph.Reader, p *graph.CollaborationPath, from, t
 // and to one they are not joined to; and with maxLength one short of the
 // distance, no path. Skips without ../shared.
 func TestPathMatchesBFS(t *testing.T) {
-	f, err := os.Open("../../shared/data/arxiv/arxiv-cs-2025-03_2026-02.jsonl.gz")
-	if err != nil {
-		t.Skipf("arXiv file not available (%v): it is in ../shared, beside the clone", err)
-	}
-	defer f.Close()
 	svc := graph.NewService(MustOpen(t), nil)
 	ctx := context.Background()
-	n := 0
-	err = source.Read("arxiv.jsonl.gz", f, func(d graph.Document) error {
-		if n == 800 {
-			return errEnough
-		}
-		n++
-		_, err := svc.Ingest(ctx, d)
-		return err
-	}, func(error) {})
-	if err != nil && !errors.Is(err, errEnough) {
-		t.Fatal(err)
-	}
+	ingestArXiv(t, svc, 800, nil)
 	r, err := svc.Store().Read(ctx)
 	if err != nil {
 		t.Fatal(err)

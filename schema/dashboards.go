@@ -214,15 +214,7 @@ func (t *types) dashboardFields(f graphql.Fields) {
 			"filter": t.filterArg("Which papers; default every paper."),
 			"first":  {Type: graphql.Int, DefaultValue: defaultFacetFirst, Description: "SUBJECT, CONCEPT, AUTHOR: how many buckets, default 20, at most 100. YEAR and MONTH give every bucket."},
 		},
-		Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
-			first, err := firstArg(p, defaultFacetFirst, graph.MaxFirst)
-			if err != nil {
-				return nil, err
-			}
-			s, err := selection(p, v)
-			if err != nil {
-				return nil, err
-			}
+		Resolve: overFilter(defaultFacetFirst, func(p graphql.ResolveParams, v *graph.View, s *graph.Selection, first int) (any, error) {
 			by, _ := p.Args["by"].(graph.Facet)
 			return v.Facets(by, s, first)
 		})}
@@ -233,15 +225,7 @@ func (t *types) dashboardFields(f graphql.Fields) {
 			"filter": t.filterArg("Which papers; default every paper."),
 			"first":  {Type: graphql.Int, DefaultValue: graph.DefaultFirst, Description: "How many: default 10, at most 100."},
 		},
-		Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
-			first, err := firstArg(p, graph.DefaultFirst, graph.MaxFirst)
-			if err != nil {
-				return nil, err
-			}
-			s, err := selection(p, v)
-			if err != nil {
-				return nil, err
-			}
+		Resolve: overFilter(graph.DefaultFirst, func(p graphql.ResolveParams, v *graph.View, s *graph.Selection, first int) (any, error) {
 			kind, _ := p.Args["kind"].(graph.Kind)
 			rs, err := v.Top(kind, s, first)
 			out := make([]rankedVal, len(rs))
@@ -256,15 +240,7 @@ func (t *types) dashboardFields(f graphql.Fields) {
 			"filter": t.filterArg("Which papers, and the window: monthFrom/monthTo or yearFrom/yearTo; default every paper and every month."),
 			"first":  {Type: graphql.Int, DefaultValue: graph.DefaultFirst, Description: "How many: default 10, at most 100."},
 		},
-		Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
-			first, err := firstArg(p, graph.DefaultFirst, graph.MaxFirst)
-			if err != nil {
-				return nil, err
-			}
-			s, err := selection(p, v)
-			if err != nil {
-				return nil, err
-			}
+		Resolve: overFilter(graph.DefaultFirst, func(_ graphql.ResolveParams, v *graph.View, s *graph.Selection, first int) (any, error) {
 			es, err := v.Emerging(s, first)
 			out := make([]rankedVal, len(es))
 			for i, e := range es {
@@ -315,14 +291,33 @@ func (t *types) dashboardFields(f graphql.Fields) {
 
 var orders = map[any]graph.PaperOrder{"NEWEST": graph.Newest, "OLDEST": graph.Oldest, "RELEVANCE": graph.Relevance}
 
+// overFilter is a root resolver over a filter: fn gets the selection and
+// first (default def, at most 100) read from the arguments.
+func overFilter(def int, fn func(p graphql.ResolveParams, v *graph.View, s *graph.Selection, first int) (any, error)) graphql.FieldResolveFn {
+	return rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
+		first, s, err := firstAndSelection(p, v, def)
+		if err != nil {
+			return nil, err
+		}
+		return fn(p, v, s, first)
+	})
+}
+
+// firstAndSelection reads a field's first (default def, at most 100) and
+// resolves its filter.
+func firstAndSelection(p graphql.ResolveParams, v *graph.View, def int) (int, *graph.Selection, error) {
+	first, err := firstArg(p, def, graph.MaxFirst)
+	if err != nil {
+		return 0, nil, err
+	}
+	s, err := selection(p, v)
+	return first, s, err
+}
+
 // paperPage answers a papers field: the page of owner's papers (0: of
 // every paper) the arguments ask for.
 func paperPage(p graphql.ResolveParams, v *graph.View, owner graph.NodeID, def int) (any, error) {
-	first, err := firstArg(p, def, graph.MaxFirst)
-	if err != nil {
-		return nil, err
-	}
-	s, err := selection(p, v)
+	first, s, err := firstAndSelection(p, v, def)
 	if err != nil {
 		return nil, err
 	}

@@ -10,15 +10,17 @@ import (
 
 // facetHolder holds a service's facet index. The index is built on first
 // use (kg serve builds it at startup: PrepareIndex) from one pass over the
-// store's papers and their edges. The store tells after each commit which
-// nodes it wrote (CommitNotifier); the papers among them are read again
-// before the next use, so a write is seen by the next read. A store that
-// cannot tell gets an index built afresh for each use.
+// store's papers and their edges. From then on the store tells after each
+// commit which nodes it wrote (CommitNotifier); the papers among them are
+// read again before the next use, so a write is seen by the next read. A
+// store that cannot tell gets an index built afresh for each use.
 type facetHolder struct {
 	mu sync.RWMutex // guards ix; readers hold it while they compute
 	ix *facetIndex
 
-	notified bool // the store reports commits
+	notified bool           // the store reports commits
+	notifier CommitNotifier // asked for reports once an index is built
+	listen   sync.Once
 
 	dmu      sync.Mutex
 	tracking bool              // an index exists or is being built: record changes
@@ -35,10 +37,12 @@ type IndexReport struct {
 	Took    time.Duration // time spent
 }
 
+// watch notes whether the store reports its commits; the holder asks for
+// the reports when it first builds an index (refresh), so a process that
+// never builds one (kg ingest) pays nothing for them.
 func (h *facetHolder) watch(s Store) {
 	if n, ok := s.(CommitNotifier); ok {
-		h.notified = true
-		n.OnCommit(h.changed)
+		h.notified, h.notifier = true, n
 	}
 }
 
@@ -101,6 +105,9 @@ func (h *facetHolder) refresh(ctx context.Context, st Store) error {
 	defer h.mu.Unlock()
 	// the changes to read are taken before the snapshot is: a commit after
 	// this goes to the next refresh, and reading a paper twice is harmless
+	if h.notified { // before the snapshot: every later commit is reported
+		h.listen.Do(func() { h.notifier.OnCommit(h.changed) })
+	}
 	h.dmu.Lock()
 	rebuild := h.ix == nil || !h.notified
 	dirty := h.dirty

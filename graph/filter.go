@@ -179,18 +179,25 @@ func (s *Selection) String() string {
 // ScanEstimate bounds the papers answering a question over a filter
 // reads: the papers of its shortest list (a list's nodes' papers summed),
 // or every paper when it names no subject, concept or person. It reads
-// stored counters only (no index), for pricing a query before it runs;
-// names it cannot resolve count as nothing (the query will fail on them).
+// stored counters only (no index), for pricing a query before it runs; a
+// filter that does not resolve counts as nothing (the query will fail on
+// it).
 func (v *View) ScanEstimate(f *PaperFilter) (int, error) {
 	all, err := v.r.Counter(cntPapers)
 	if err != nil {
 		return 0, err
 	}
-	best := int(all)
-	if f == nil {
-		return best, nil
+	s, err := v.Select(f)
+	if ErrorCode(err) == Invalid {
+		return 0, nil
+	} else if err != nil {
+		return 0, err
 	}
-	sum := func(ids []NodeID) (int, error) {
+	best := int(all)
+	for _, ids := range s.vals {
+		if ids == nil {
+			continue
+		}
 		n := 0
 		for _, id := range ids {
 			c, err := v.PaperCount(id)
@@ -198,44 +205,6 @@ func (v *View) ScanEstimate(f *PaperFilter) (int, error) {
 				return 0, err
 			}
 			n += c
-		}
-		return n, nil
-	}
-	var lists [][]NodeID
-	var ids []NodeID
-	for _, code := range f.Subjects {
-		if n, err := v.SubjectByCode(code); err == nil {
-			ids = append(ids, n.ID)
-		} else if ErrorCode(err) != NotFound {
-			return 0, err
-		}
-	}
-	if len(f.Subjects) > 0 {
-		lists, ids = append(lists, ids), nil
-	}
-	for _, name := range f.Concepts {
-		if n, err := v.ConceptByName(name); err == nil {
-			ids = append(ids, n.ID)
-		} else if ErrorCode(err) != NotFound {
-			return 0, err
-		}
-	}
-	if len(f.Concepts) > 0 {
-		lists = append(lists, ids)
-	}
-	if len(f.Authors) > 0 {
-		var people []NodeID
-		for _, id := range f.Authors {
-			if id.Kind() == KindAuthor {
-				people = append(people, id)
-			}
-		}
-		lists = append(lists, people)
-	}
-	for _, l := range lists {
-		n, err := sum(l)
-		if err != nil {
-			return 0, err
 		}
 		best = min(best, n)
 	}

@@ -17,6 +17,19 @@ var errEnough = errors.New("enough")
 // file it skips the test.
 func ingestArXiv(t *testing.T, svc *graph.Service, n int, seen func(graph.Document)) {
 	t.Helper()
+	ingestArXivWith(t, n, func(d graph.Document) error {
+		if seen != nil {
+			seen(d)
+		}
+		_, err := svc.Ingest(context.Background(), d)
+		return err
+	})
+}
+
+// ingestArXivWith gives the first n documents of the arXiv file to add
+// (Service.Ingest, a Pipeline's Add); without the file it skips the test.
+func ingestArXivWith(t *testing.T, n int, add func(graph.Document) error) {
+	t.Helper()
 	f, err := os.Open(arxivFile)
 	if err != nil {
 		t.Skipf("arXiv file not available (%v): it is in ../shared, beside the clone", err)
@@ -28,11 +41,7 @@ func ingestArXiv(t *testing.T, svc *graph.Service, n int, seen func(graph.Docume
 			return errEnough
 		}
 		i++
-		if seen != nil {
-			seen(d)
-		}
-		_, err := svc.Ingest(context.Background(), d)
-		return err
+		return add(d)
 	}, func(error) {})
 	if err != nil && !errors.Is(err, errEnough) {
 		t.Fatal(err)

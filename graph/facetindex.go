@@ -32,6 +32,7 @@ type paperFacts struct {
 	Authors  []NodeID
 	Concepts []NodeID
 	Weights  []float64 // parallel to Concepts
+	Venue    string    // FoldKey of the venue ("": none)
 }
 
 // facetRow is what the index holds of one paper.
@@ -43,7 +44,8 @@ type facetRow struct {
 	// weights are the concepts' weights in the paper (× 1000), parallel
 	// to vals[dimConcept].
 	weights []uint16
-	dead    bool // the paper left the store
+	venue   uint32 // venue ordinal + 1 (0: none): related work's venue evidence
+	dead    bool   // the paper left the store
 }
 
 // titleOrderLen is how much of a title key orders papers of one date (as
@@ -96,10 +98,17 @@ type facetIndex struct {
 	order []uint32          // every live row, newest first
 	dicts [numDims]facetDict
 	live  int
+	// venues number the papers' venues (FoldKey) from 1
+	venues map[string]uint32
+	// idf and norms are related work's weights (related.go): each
+	// concept's idf and each row's concept-vector length, computed after
+	// each change (weigh), read by concurrent queries
+	idf   []float32
+	norms []float32
 }
 
 func newFacetIndex(facts []paperFacts) *facetIndex {
-	ix := &facetIndex{row: make(map[NodeID]uint32, len(facts))}
+	ix := &facetIndex{row: make(map[NodeID]uint32, len(facts)), venues: map[string]uint32{}}
 	for d := range ix.dicts {
 		ix.dicts[d].ord = map[NodeID]uint32{}
 	}
@@ -110,6 +119,7 @@ func newFacetIndex(facts []paperFacts) *facetIndex {
 	}
 	ix.live = len(ix.rows)
 	ix.reindex()
+	ix.weigh()
 	return ix
 }
 
@@ -119,6 +129,12 @@ func (ix *facetIndex) makeRow(f *paperFacts) facetRow {
 		title = title[:titleOrderLen]
 	}
 	r := facetRow{id: f.ID, date: f.Date.packed(), title: title}
+	if f.Venue != "" {
+		if r.venue = ix.venues[f.Venue]; r.venue == 0 {
+			r.venue = uint32(len(ix.venues) + 1)
+			ix.venues[f.Venue] = r.venue
+		}
+	}
 	for d, ids := range [numDims][]NodeID{f.Subjects, f.Authors, f.Concepts} {
 		if len(ids) == 0 {
 			continue
@@ -240,6 +256,7 @@ const reindexShare = 8
 // update brings the rows of the given papers up to date; gone are papers
 // no longer in the store.
 func (ix *facetIndex) update(facts []paperFacts, gone []NodeID) {
+	defer ix.weigh()
 	if len(facts)+len(gone) > 1000 && (len(facts)+len(gone))*reindexShare > len(ix.rows) {
 		for i := range facts {
 			f := &facts[i]

@@ -217,7 +217,7 @@ func readFacts(r Reader, id NodeID) (paperFacts, bool, error) {
 }
 
 func nodeFacts(n *Node) paperFacts {
-	return paperFacts{ID: n.ID, Date: PaperDate(n), Title: TitleKey(n.Label)}
+	return paperFacts{ID: n.ID, Date: PaperDate(n), Title: TitleKey(n.Label), Venue: FoldKey(n.Venue)}
 }
 
 // add records one of the paper's edges.

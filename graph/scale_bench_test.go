@@ -116,6 +116,9 @@ func benchRelated(b *testing.B, verify bool) {
 		b.Fatal(err)
 	}
 	p := page.Papers[0].ID
+	if err := svc.PrepareIndex(context.Background()); err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

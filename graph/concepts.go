@@ -16,6 +16,9 @@ const (
 	// voteTopSingle: a single common word votes only from a paper's five
 	// best key terms (see votable).
 	voteTopSingle = 5
+	// voteTopSingleTitle: in a paper known by its title only, a single
+	// common word votes from its three best key terms.
+	voteTopSingleTitle = 3
 	// introducedTop: a term a paper introduces (an acronym of its title, the
 	// named method before its colon) is a concept at once when it is among
 	// the paper's five best key terms.
@@ -78,7 +81,7 @@ func (w *writer) paperConcepts(p *Node, oldAbstracts, abstracts []string, sortKe
 		// what the old text voted and used, as well as it can be told now
 		oldR = old.Ranked(stats)
 	}
-	if err := w.vote(p.ID, oldR, r); err != nil {
+	if err := w.vote(p.ID, oldR, len(oldAbstracts) == 0, r, len(abstracts) == 0); err != nil {
 		return err
 	}
 	linked, err := w.link(p, r, sortKey)

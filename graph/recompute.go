@@ -138,7 +138,7 @@ func (s *Service) recomputePaper(w *writer, id NodeID, pass int) error {
 		if err := w.useVocabulary(); err != nil {
 			return err
 		}
-		return w.vote(id, nil, a.Ranked(newTxStats(w)))
+		return w.vote(id, nil, false, a.Ranked(newTxStats(w)), len(abs) == 0)
 	}
 	if err := w.useVocabulary(); err != nil {
 		return err

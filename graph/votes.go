@@ -14,10 +14,20 @@ import (
 // when the paper is about it: among its five best terms and used three
 // times, or among its ten best and used five times ("skill" in a paper
 // about agent skills, not "gap" in every paper that bridges one).
-func votable(t Term, rank int) string {
+//
+// A paper known by its title only (a BibTeX export without abstracts)
+// cannot use a term twice: there, a title's terms are its key terms, and
+// each votes, a single word only from the title's three best (the title
+// names its topic in few words: "Statistical Parsing of Czech").
+func votable(t Term, rank int, titleOnly bool) string {
 	switch {
 	case t.Fragment:
 		return ""
+	case titleOnly:
+		if t.Single && rank >= voteTopSingleTitle {
+			return ""
+		}
+		return ConceptKey(t.Name)
 	case t.Single && !(rank < voteTopSingle && t.Count >= 3 || t.Count >= 5):
 		return ""
 	case t.Count < 2 && !t.Introduced:
@@ -29,12 +39,13 @@ func votable(t Term, rank int) string {
 // vote moves a paper's key-term votes from its old terms to its new ones;
 // a term reaching two votes, or one the paper introduces, becomes a
 // concept, and every paper that used it before is linked to it. Replaying
-// the same terms changes nothing.
-func (w *writer) vote(p NodeID, oldR, cur Ranking) error {
+// the same terms changes nothing. The titleOnly flags say whether each
+// text was a title alone (votable).
+func (w *writer) vote(p NodeID, oldR Ranking, oldTitleOnly bool, cur Ranking, titleOnly bool) error {
 	gone := map[string]bool{}
 	if oldR != nil {
 		for i, t := range oldR.Top(voteTop) {
-			if k := votable(t, i); k != "" {
+			if k := votable(t, i, oldTitleOnly); k != "" {
 				gone[k] = true
 			}
 		}
@@ -42,7 +53,7 @@ func (w *writer) vote(p NodeID, oldR, cur Ranking) error {
 	var added []int
 	terms := cur.Top(voteTop)
 	for i, t := range terms {
-		k := votable(t, i)
+		k := votable(t, i, titleOnly)
 		if k == "" {
 			continue
 		}

@@ -149,7 +149,7 @@ func TestConformance(t *testing.T) {
 // with on the seed pages ("$author" is replaced by an author's id).
 var readmeVariables = map[string]map[string]any{
 	"ConceptPapers": {"name": "reinforcement learning"},
-	"RelatedWork":   {"title": "GD2PO"},
+	"RelatedWork":   {"draft": "Group policy optimisation for reasoning\nWe train language models with reinforcement learning and a reward model."},
 	"Overview":      {"id": "$author"},
 	"People":        {"name": "Xiaoxi Jiang"},
 	"ConceptTrend":  {"concept": "reinforcement learning", "subject": "cs.CL"},

@@ -142,6 +142,7 @@ func (t *types) queryType() *graphql.Object {
 			Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) { return v.Stats() })},
 	}
 	t.dashboardFields(fields)
+	t.relatedWorkField(fields)
 	return graphql.NewObject(graphql.ObjectConfig{Name: "Query", Fields: fields})
 }
 

@@ -303,15 +303,8 @@ func (t *types) buildAuthors() {
 
 // buildPapers: RelatedPaper, Paper.
 func (t *types) buildPapers() {
-	t.related = graphql.NewObject(graphql.ObjectConfig{Name: "RelatedPaper", Fields: graphql.FieldsThunk(func() graphql.Fields {
-		return graphql.Fields{
-			"paper":          {Type: graphql.NewNonNull(t.paper), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).Paper, nil }},
-			"score":          {Type: graphql.NewNonNull(graphql.Float), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).Score, nil }},
-			"sharedConcepts": {Type: nnList(t.concept), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).SharedConcepts, nil }},
-			"sharedAuthors":  {Type: nnList(t.author), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).SharedAuthors, nil }},
-			"sharedSubjects": {Type: nnList(t.subject), Resolve: func(p graphql.ResolveParams) (any, error) { return p.Source.(graph.Related).SharedSubjects, nil }},
-		}
-	})})
+	t.related = graphql.NewObject(graphql.ObjectConfig{Name: "RelatedPaper", Description: "A related paper with its reasons.",
+		Fields: graphql.FieldsThunk(t.relatedFields)})
 
 	t.paper = graphql.NewObject(graphql.ObjectConfig{Name: "Paper", Interfaces: []*graphql.Interface{t.node},
 		Fields: graphql.FieldsThunk(func() graphql.Fields {

@@ -16,13 +16,25 @@ import (
 // one in the plural or not, any case, -ize words in -ise too; or the
 // acronym as a word (in the plural too), case kept.
 func mentionOracle(long string, acronyms ...string) func(string) bool {
+	if graph.IsAcronym(long) && !strings.ContainsAny(long, " -") {
+		// a name that is an acronym ("FACE", "CLIP") is said as written,
+		// not as the common word
+		return mentionOracle("\x00", append(acronyms, long)...)
+	}
 	words := strings.FieldsFunc(long, func(r rune) bool { return r == ' ' || r == '-' })
 	for i, w := range words {
 		// British spellings: optimisation
 		words[i] = strings.ReplaceAll(regexp.QuoteMeta(w), "iz", "i[sz]")
 	}
-	words[len(words)-1] += `(?:s|es)?`
-	res := []*regexp.Regexp{regexp.MustCompile(`(?i)\b` + strings.Join(words, `[\s-]+`) + `\b`)}
+	last := words[len(words)-1]
+	if l, ok := strings.CutSuffix(last, "y"); ok {
+		last = l + "(?:y|ies)" // capability, capabilities
+	} else {
+		last += `(?:s|es)?`
+	}
+	words[len(words)-1] = last
+	// words joined by spaces or hyphens, or by nothing ("pretraining")
+	res := []*regexp.Regexp{regexp.MustCompile(`(?i)\b` + strings.Join(words, `[\s-]*`) + `\b`)}
 	for _, a := range acronyms {
 		res = append(res, regexp.MustCompile(`\b`+regexp.QuoteMeta(a)+`s?\b`))
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -211,6 +212,7 @@ func TestConceptCoverage(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCoverage(t, measureCoverage(t, db, readCoverageList(t)), 30)
+	checkSampleCoverage(t, db, 40, 20)
 	st, err := view(t, svc).Stats()
 	if err != nil {
 		t.Fatal(err)
@@ -241,6 +243,68 @@ func TestConceptCoverageOnStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d concepts for %d papers: %.2f a paper", st.Concepts, st.Papers, float64(st.Concepts)/float64(st.Papers))
+}
+
+// checkSampleCoverage measures n concepts of at least minPapers papers
+// drawn at random (fixed seed), not chosen: their macro-averaged coverage
+// must reach minCoverage and their unsaid share stay under maxUnsaid. Each
+// one's figures are logged.
+func checkSampleCoverage(t *testing.T, db interface {
+	Read(context.Context) (graph.Reader, error)
+}, n, minPapers int) {
+	t.Helper()
+	r, err := db.Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pool []coverageConcept
+	err = r.NodeIDs(graph.KindConcept, 0, func(id graph.NodeID) bool {
+		papers := 0
+		if err := r.Edges(id, graph.Mentions, graph.In, func(graph.NodeID, float64) bool { papers++; return true }); err != nil {
+			t.Fatal(err)
+		}
+		if papers < minPapers {
+			return true
+		}
+		c, err := r.Node(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cc := coverageConcept{name: c.Label}
+		for _, a := range c.Aliases {
+			if graph.IsAcronym(a) && !strings.Contains(a, " ") {
+				cc.acronyms = append(cc.acronyms, a)
+			}
+		}
+		pool = append(pool, cc)
+		return true
+	})
+	r.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(21, 4))
+	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+	pool = pool[:min(n, len(pool))]
+	rows := measureCoverage(t, db, pool)
+	var cov, unsaid float64
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d concepts drawn at random (of %d papers or more):\n", len(rows), minPapers)
+	for _, row := range rows {
+		cov += row.coverage()
+		unsaid += row.unsaidShare()
+		fmt.Fprintf(&b, "%-40s %5d say it %5d linked  coverage %.3f  unsaid %.3f\n", row.name, row.says, row.linked, row.coverage(), row.unsaidShare())
+		for _, x := range row.missed {
+			fmt.Fprintf(&b, "    not linked: %q\n", x)
+		}
+	}
+	cov /= float64(max(len(rows), 1))
+	unsaid /= float64(max(len(rows), 1))
+	fmt.Fprintf(&b, "macro coverage %.3f, unsaid %.3f", cov, unsaid)
+	t.Log("\n" + b.String())
+	if len(rows) < n/2 || cov < minCoverage || unsaid > maxUnsaid {
+		t.Errorf("%d random concepts: macro coverage %.3f (want ≥ %.2f), unsaid %.3f (want ≤ %.2f)", len(rows), cov, minCoverage, unsaid, maxUnsaid)
+	}
 }
 
 // titleOf is the start of a paper's text (its title, then its abstracts).

@@ -137,6 +137,11 @@ func TestMentionsBySurfaceForm(t *testing.T) {
 		"More chains of thought help.":      graph.ConceptKey("chain of thought"),
 		"Generating chain-of-thoughts.":     graph.ConceptKey("chain-of-thought"),
 		"Mixture-of-Experts (MoE) routing.": graph.ConceptKey("mixture of experts"),
+		// a concept whose name starts with a function word, mid-sentence
+		"We leverage in-context learning and domain adaptation.": graph.ConceptKey("in-context learning"),
+		"Models run on-device inference.":                        graph.ConceptKey("on-device inference"),
+		"An off-policy method.":                                  graph.ConceptKey("off-policy"),
+		"Robust to out-of-distribution inputs.":                  graph.ConceptKey("out-of-distribution"),
 	} {
 		found := false
 		ex.ScanMentions("", text, map[string]bool{want: true}, nil, func(k string, _ bool, _ int) { found = found || k == want })
@@ -169,4 +174,23 @@ func FuzzScanMentions(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A concept named by an acronym that is also a word ("FACE") is linked
+// where the acronym is written, not where the word is: a paper on face
+// recognition does not mention the method FACE.
+func TestAcronymNamedConceptIsNoWord(t *testing.T) {
+	face := graph.Concept{ID: graph.MakeID(graph.KindConcept, 1), Name: "FACE", Key: graph.ConceptKey("FACE")}
+	resolve := func(key string, acronym bool) (graph.Concept, bool) {
+		return face, key == face.Key || acronym && key == "FACE"
+	}
+	for text, want := range map[string]bool{
+		"Face recognition under occlusion: we align faces and face images.": false,
+		"We compare against FACE, a strong baseline for explanation.":       true,
+	} {
+		links := ex.Analyze("", text).Ranked(nil).Link(resolve)
+		if got := len(links) > 0; got != want {
+			t.Errorf("%q: linked to FACE %v, want %v", text, got, want)
+		}
+	}
 }

@@ -36,7 +36,7 @@ type part struct {
 	key, skey string // ConceptKey of the word, and of its singular
 	acr       string // the word as an acronym, singular ("LLM" for "LLMs"); "" if it is none
 	tok       int32
-	stop      bool // a stop word: never starts or ends a span
+	stop      bool // a stop word: never starts or ends a span (but the front of a hyphenated word)
 	endOK     bool // may end a span (not a verb or adverb by its tag)
 	brk       bool // a span cannot reach back across the start of this part
 }
@@ -78,6 +78,7 @@ func (e *Extractor) eachSpan(toks []token, acr acronyms, visit func(key []byte, 
 			continue
 		}
 		endOK := !verbalTags[t.tag] || isNominalIng(t.text)
+		hyphenated := strings.Contains(t.text, "-")
 		for j, p := range strings.Split(t.text, "-") {
 			if p == "" || !strings.ContainsFunc(p, unicode.IsLetter) {
 				if p != "" {
@@ -103,7 +104,11 @@ func (e *Extractor) eachSpan(toks []token, acr acronyms, visit func(key []byte, 
 				}
 				seen[p] = pk
 			}
-			pt := part{tok: int32(i), stop: stopWords[lp], endOK: endOK || j > 0, brk: brk,
+			// the front of a hyphenated word is no stop word: "in-context
+			// learning", "on-device", "off-policy", "out-of-distribution"
+			// start with one, and are named like any other concept
+			stop := stopWords[lp] && !(j == 0 && hyphenated)
+			pt := part{tok: int32(i), stop: stop, endOK: endOK || j > 0, brk: brk,
 				key: pk.key, skey: pk.skey, acr: pk.acr}
 			if pt.key == "" {
 				brk = true
@@ -182,6 +187,9 @@ func (r *Ranking) Link(resolve func(key string, acronym bool) (graph.Concept, bo
 		c, ok := resolve(m.key, m.acronym)
 		if !ok {
 			continue
+		}
+		if !m.acronym && m.key == c.Key && isAcronym(c.Name) && !strings.ContainsAny(c.Name, " -") {
+			continue // the word "face" is not the method FACE: an acronym is said as written
 		}
 		x := byID[c.ID]
 		if x == nil {

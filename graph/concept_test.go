@@ -196,6 +196,37 @@ func TestOneNodePerIdea(t *testing.T) {
 	}
 }
 
+// A long form that differs only in a function word from the long form of
+// a concept with the same acronym is that concept's alias, not a concept
+// of its own: "reinforcement learning with human feedback" is RLHF.
+func TestFunctionWordVariantIsAlias(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	ingestRecords(t, svc,
+		graph.Record{Title: "Reward hacking in RLHF", Abstract: "Reinforcement learning from human feedback (RLHF) aligns models. RLHF needs reward models, and RLHF is costly."},
+		graph.Record{Title: "Scaling RLHF", Abstract: "Reinforcement learning from human feedback (RLHF) scales. We study RLHF data and RLHF compute."},
+		graph.Record{Title: "Safer RLHF", Abstract: "Reinforcement learning with human feedback (RLHF) can be unsafe. We make RLHF safe; RLHF with constraints works."},
+		graph.Record{Title: "RLHF for code", Abstract: "Reinforcement learning with human feedback (RLHF) for code models. RLHF improves tests, and RLHF helps."},
+		graph.Record{Title: "Learning to rank documents", Abstract: "Learning to rank (LTR) orders documents. LTR models rank, and learning to rank is old."},
+		graph.Record{Title: "Neural learning to rank", Abstract: "Learning to rank (LTR) with networks. LTR losses help learning to rank."},
+	)
+	v := view(t, svc)
+	from, err := v.ConceptByName("reinforcement learning from human feedback")
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := v.ConceptByName("reinforcement learning with human feedback")
+	if err != nil || with.ID != from.ID {
+		t.Fatalf("the \"with\" long form is %v (%v), want the concept %q", with, err, from.Label)
+	}
+	if pg, _ := v.Papers(from.ID, 10, ""); pg.Total != 4 {
+		t.Errorf("%s: %d papers, want 4", from.Label, pg.Total)
+	}
+	if _, err := v.ConceptByName("learning to rank"); err != nil {
+		t.Errorf("learning to rank: %v", err)
+	}
+}
+
 // A bare acronym stands for the concept most papers that define it define
 // it as; when they disagree, a paper that uses it bare is linked to
 // neither.

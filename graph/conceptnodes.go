@@ -85,6 +85,31 @@ func (w *writer) addAliasName(id NodeID, alias string) error {
 // isOneAcronym reports whether s is a single acronym ("RL", "VL-PRM").
 func isOneAcronym(s string) bool { return !strings.Contains(s, " ") && IsAcronym(s) }
 
+// functionWords are the words two long forms of one acronym may differ
+// in and still name one idea (functionWordVariant).
+var functionWords = map[string]bool{"a": true, "an": true, "the": true, "of": true, "for": true, "from": true,
+	"with": true, "in": true, "on": true, "by": true, "to": true, "via": true, "using": true, "and": true,
+	"through": true, "into": true, "over": true}
+
+// functionWordVariant reports whether two names differ only in their
+// function words, keeping at least two other words in the same order:
+// "reinforcement learning with human feedback" and "reinforcement
+// learning from human feedback"; not "learning to rank" and "learning
+// rank", which keep one.
+func functionWordVariant(a, b string) bool {
+	content := func(s string) []string {
+		var out []string
+		for _, w := range strings.FieldsFunc(FoldKey(s), func(r rune) bool { return r == ' ' || r == '-' }) {
+			if !functionWords[w] {
+				out = append(out, ConceptKey(w))
+			}
+		}
+		return out
+	}
+	ca, cb := content(a), content(b)
+	return ConceptKey(a) != ConceptKey(b) && len(ca) >= 2 && slices.Equal(ca, cb)
+}
+
 // concept finds the concept a term names or creates it, adding the term's
 // aliases and linking it into the broader/narrower hierarchy. It returns 0
 // for a term with no usable name.
@@ -131,6 +156,11 @@ func (w *writer) concept(t Term) (id NodeID, created bool, err error) {
 					}
 				}
 				id = aid
+			} else if functionWordVariant(name, n.Label) {
+				// "reinforcement learning with human feedback" (RLHF)
+				// is "reinforcement learning from human feedback"
+				// (RLHF): the long form is an alias of the concept
+				return aid, false, w.addAliases(aid, append([]string{name}, t.Aliases...))
 			}
 			break
 		}

@@ -97,6 +97,9 @@ func nounPhrases(toks []token) []phrase {
 		if first > last {
 			return
 		}
+		if first == last && modelVariant(toks, first) {
+			return
+		}
 		if last-first+1 > 5 { // keep the head end of very long runs
 			first = last - 4
 		}
@@ -145,6 +148,23 @@ func nounPhrases(toks []token) []phrase {
 	}
 	flush(len(toks))
 	return out
+}
+
+// modelVariant reports whether token i is a capitalised word right after a
+// version number: the variant that ends a model's name ("Pro" of "Gemini
+// 2.5 Pro", "Sonnet" of "Claude 3.5 Sonnet", "Turbo" of "GPT-4 Turbo"),
+// no term on its own.
+func modelVariant(toks []token, i int) bool {
+	if i == 0 || isAcronym(toks[i].text) {
+		return false
+	}
+	prev, w := toks[i-1].text, toks[i].text
+	r := []rune(w)
+	if len(r) == 0 || !unicode.IsUpper(r[0]) || strings.ContainsFunc(string(r[1:]), unicode.IsUpper) {
+		return false
+	}
+	last := prev[strings.LastIndexByte(prev, '-')+1:]
+	return last != "" && unicode.IsDigit(rune(last[0])) && !strings.ContainsFunc(last, unicode.IsSpace)
 }
 
 // canLead reports whether a word may open a term.

@@ -194,3 +194,41 @@ func TestAcronymNamedConceptIsNoWord(t *testing.T) {
 		}
 	}
 }
+
+// A product's name is no concept of its parts: the variant after a version
+// ("Pro" of "Gemini 2.5 Pro") is no candidate, and an acronym with a
+// version ("GPT-4") is not linked to the idea the acronym spells out,
+// though a concept named by the acronym itself (a model family) is.
+func TestProductNames(t *testing.T) {
+	text := "We compare Gemini 2.5 Pro, Claude 3.5 Sonnet and GPT-4 Turbo on reasoning. Gemini 2.5 Pro wins; Claude 3.5 Sonnet is second."
+	for _, c := range ex.Candidates("", text).Rank(nil, 20) {
+		if k := graph.ConceptKey(c.Name); k == "pro" || k == "sonnet" || k == "turbo" {
+			t.Errorf("candidate %q: a model's variant", c.Name)
+		}
+	}
+	gpt := graph.Concept{ID: graph.MakeID(graph.KindConcept, 1), Name: "generative pre-trained transformer", Key: graph.ConceptKey("generative pre-trained transformer")}
+	llama := graph.Concept{ID: graph.MakeID(graph.KindConcept, 2), Name: "LLaMA", Key: graph.ConceptKey("LLaMA")}
+	resolve := func(key string, acronym bool) (graph.Concept, bool) {
+		switch {
+		case acronym && key == "GPT", key == gpt.Key:
+			return gpt, true
+		case acronym && key == "LLaMA":
+			return llama, true
+		}
+		return graph.Concept{}, false
+	}
+	for text, want := range map[string][]graph.NodeID{
+		"We prompt GPT-4 and GPT-4o to grade essays.":               nil,
+		"We fine-tune LLaMA-2 on essays.":                           {llama.ID},
+		"Generative pre-trained transformers (GPT) model language.": {gpt.ID},
+		"A GPT model writes essays.":                                {gpt.ID},
+	} {
+		var got []graph.NodeID
+		for _, l := range ex.Analyze("", text).Ranked(nil).Link(resolve) {
+			got = append(got, l.Concept)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: linked %v, want %v", text, got, want)
+		}
+	}
+}

@@ -39,7 +39,16 @@ type part struct {
 	stop      bool // a stop word: never starts or ends a span (but the front of a hyphenated word)
 	endOK     bool // may end a span (not a verb or adverb by its tag)
 	brk       bool // a span cannot reach back across the start of this part
+	// versioned: a version number follows after a hyphen ("GPT-4",
+	// "LLaMA-2"): the acronym names a product, a model of that family
+	versioned bool
 }
+
+// versionMark ends the key of an acronym written with a version ("GPT-4"):
+// Link takes it for a concept named by the acronym itself (a model family:
+// "LLaMA"), never for the idea an acronym spells out ("generative
+// pre-trained transformer" is not what a paper that uses GPT-4 is about).
+const versionMark = "\x00v"
 
 // verbalTags cannot end a concept's name. (Verbs can: the tagger reads
 // nouns as verbs after a verb, "reveals transformer architectures".)
@@ -79,7 +88,8 @@ func (e *Extractor) eachSpan(toks []token, acr acronyms, visit func(key []byte, 
 		}
 		endOK := !verbalTags[t.tag] || isNominalIng(t.text)
 		hyphenated := strings.Contains(t.text, "-")
-		for j, p := range strings.Split(t.text, "-") {
+		split := strings.Split(t.text, "-")
+		for j, p := range split {
 			if p == "" || !strings.ContainsFunc(p, unicode.IsLetter) {
 				if p != "" {
 					brk = true
@@ -109,7 +119,8 @@ func (e *Extractor) eachSpan(toks []token, acr acronyms, visit func(key []byte, 
 			// start with one, and are named like any other concept
 			stop := stopWords[lp] && !(j == 0 && hyphenated)
 			pt := part{tok: int32(i), stop: stop, endOK: endOK || j > 0, brk: brk,
-				key: pk.key, skey: pk.skey, acr: pk.acr}
+				key: pk.key, skey: pk.skey, acr: pk.acr,
+				versioned: j+1 < len(split) && split[j+1] != "" && unicode.IsDigit(rune(split[j+1][0]))}
 			if pt.key == "" {
 				brk = true
 				continue
@@ -126,7 +137,9 @@ func (e *Extractor) eachSpan(toks []token, acr acronyms, visit func(key []byte, 
 		// one acronym: its long form when this text defines it, else the
 		// acronym itself, looked up as one
 		if a := parts[i].acr; a != "" {
-			if long, ok := acr.long[a]; ok {
+			if parts[i].versioned {
+				visit([]byte(a+versionMark), parts[i].tok, true)
+			} else if long, ok := acr.long[a]; ok {
 				visit([]byte(graph.ConceptKey(e.canonical(long))), parts[i].tok, false)
 			} else {
 				visit([]byte(a), parts[i].tok, true)
@@ -184,8 +197,9 @@ func (r *Ranking) Link(resolve func(key string, acronym bool) (graph.Concept, bo
 	byKey := map[string]*acc{}
 	var order []graph.NodeID
 	for _, m := range r.a.mentions {
-		c, ok := resolve(m.key, m.acronym)
-		if !ok {
+		key, versioned := strings.CutSuffix(m.key, versionMark)
+		c, ok := resolve(key, m.acronym)
+		if !ok || versioned && !(isAcronym(c.Name) && singularAcronym(c.Name) == key) {
 			continue
 		}
 		if !m.acronym && m.key == c.Key && isAcronym(c.Name) && !strings.ContainsAny(c.Name, " -") {

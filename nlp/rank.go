@@ -171,7 +171,7 @@ func (r *Ranking) Uses() []graph.Use {
 	}
 	// acronyms inside hyphenated words are no candidates ("LLM-as-a-Judge")
 	for _, m := range r.a.mentions {
-		if !m.acronym || seen[graph.ConceptKey(m.key)] {
+		if !m.acronym || strings.HasSuffix(m.key, versionMark) || seen[graph.ConceptKey(m.key)] {
 			continue
 		}
 		k := graph.ConceptKey(m.key)

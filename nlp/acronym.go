@@ -48,7 +48,9 @@ func findAcronyms(toks []token) acronyms {
 		}
 		long := matchInitials(letters, words)
 		if long == nil {
-			long = matchLongForm(letters, words)
+			if long = matchLongForm(letters, words); !enoughWords(short, long) {
+				long = nil
+			}
 		}
 		if len(long) == 0 {
 			continue
@@ -179,6 +181,28 @@ func matchLongForm(letters []rune, words []string) []string {
 		pos += len([]rune(w)) + 1
 	}
 	return nil
+}
+
+// enoughWords reports whether a long form that Schwartz & Hearst's match
+// found has a word (or hyphenated part) for each capital of the acronym:
+// "vision transformer" for ViT, "low-rank adaptation" for LoRA; not
+// "reinforcement learning" for RRL, whose second R the match took from
+// inside "reinforcement", nor "policy optimization" for PPO.
+func enoughWords(short string, long []string) bool {
+	caps, words := 0, 0
+	for _, r := range short {
+		if unicode.IsUpper(r) {
+			caps++
+		}
+	}
+	for _, w := range long {
+		for _, p := range strings.Split(w, "-") {
+			if p != "" {
+				words++
+			}
+		}
+	}
+	return words >= caps
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

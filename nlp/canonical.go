@@ -185,6 +185,8 @@ var irregular = map[string]string{
 	"people": "person", "data": "data", "analyses": "analysis", "bases": "basis", "corpora": "corpus",
 	"biases": "bias", "appendices": "appendix", "apices": "apex", "axes": "axis", "diagnoses": "diagnosis",
 	"syntheses": "synthesis", "emphases": "emphasis", "prognoses": "prognosis", "men": "man", "women": "woman",
+	// -ches of words in -che, not -ch ("key-value caches" is no "cach")
+	"caches": "cache", "niches": "niche", "avalanches": "avalanche", "headaches": "headache", "psyches": "psyche",
 }
 
 var invariant = map[string]bool{

@@ -67,6 +67,11 @@ func TestCanonicalForms(t *testing.T) {
 			t.Errorf("generic term %q extracted", generic)
 		}
 	}
+	// a -che word's plural: "caches" is "cache", "approaches" "approach"
+	terms = ex.Extract("Compressing key-value caches", "Key-value caches grow with context. We compress key-value caches with two approaches.")
+	if find(terms, "key-value cache") == nil {
+		t.Errorf("want \"key-value cache\" in %v", names(terms))
+	}
 }
 
 // The themes a reader sees at once on the seed pages come out as terms.

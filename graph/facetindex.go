@@ -33,6 +33,7 @@ type paperFacts struct {
 	Concepts []NodeID
 	Weights  []float64 // parallel to Concepts
 	Venue    string    // FoldKey of the venue ("": none)
+	Words    []string  // the title's words (titleWords)
 }
 
 // facetRow is what the index holds of one paper.
@@ -45,7 +46,10 @@ type facetRow struct {
 	// to vals[dimConcept].
 	weights []uint16
 	venue   uint32 // venue ordinal + 1 (0: none): related work's venue evidence
-	dead    bool   // the paper left the store
+	// words are the title's words, as ordinals of facetIndex.words,
+	// ascending: related work's title evidence
+	words []uint32
+	dead  bool // the paper left the store
 }
 
 // titleOrderLen is how much of a title key orders papers of one date (as
@@ -105,10 +109,16 @@ type facetIndex struct {
 	// each change (weigh), read by concurrent queries
 	idf   []float32
 	norms []float32
+	// words number title words; wordIDF and wordNorms are as idf and
+	// norms for them (a word in more than relWordMaxShare of the papers
+	// weighs nothing)
+	words     map[string]uint32
+	wordIDF   []float32
+	wordNorms []float32
 }
 
 func newFacetIndex(facts []paperFacts) *facetIndex {
-	ix := &facetIndex{row: make(map[NodeID]uint32, len(facts)), venues: map[string]uint32{}}
+	ix := &facetIndex{row: make(map[NodeID]uint32, len(facts)), venues: map[string]uint32{}, words: map[string]uint32{}}
 	for d := range ix.dicts {
 		ix.dicts[d].ord = map[NodeID]uint32{}
 	}
@@ -129,6 +139,16 @@ func (ix *facetIndex) makeRow(f *paperFacts) facetRow {
 		title = title[:titleOrderLen]
 	}
 	r := facetRow{id: f.ID, date: f.Date.packed(), title: title}
+	for _, w := range f.Words {
+		o, ok := ix.words[w]
+		if !ok {
+			o = uint32(len(ix.words))
+			ix.words[w] = o
+		}
+		r.words = append(r.words, o)
+	}
+	slices.Sort(r.words)
+	r.words = slices.Compact(r.words)
 	if f.Venue != "" {
 		if r.venue = ix.venues[f.Venue]; r.venue == 0 {
 			r.venue = uint32(len(ix.venues) + 1)

@@ -217,7 +217,7 @@ func readFacts(r Reader, id NodeID) (paperFacts, bool, error) {
 }
 
 func nodeFacts(n *Node) paperFacts {
-	return paperFacts{ID: n.ID, Date: PaperDate(n), Title: TitleKey(n.Label), Venue: FoldKey(n.Venue)}
+	return paperFacts{ID: n.ID, Date: PaperDate(n), Title: TitleKey(n.Label), Venue: FoldKey(n.Venue), Words: titleWords(n.Label)}
 }
 
 // add records one of the paper's edges.

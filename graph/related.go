@@ -74,6 +74,10 @@ const (
 	// relOpenDF and relEnough bound the candidates (related)
 	relOpenDF = 2000
 	relEnough = 500
+	// relWordWeight: the cosine of the title words (idf-weighted; a word
+	// in more than relWordMaxShare of the papers weighs nothing)
+	relWordWeight   = 1.0
+	relWordMaxShare = 0.1
 )
 
 // sortedKeys are a map's keys in order, so that scores are summed in the
@@ -93,6 +97,8 @@ type relQuery struct {
 	concepts map[uint32]float64 // concept ordinal → weight in the query (before idf)
 	named    []uint32           // concepts asked for by name
 	terms    []relTerm          // a draft's rare key terms that are no concepts
+	words    map[uint32]float64 // title words of the seeds and the draft: ordinal → weight × idf
+	wordNorm float64
 	termNorm float64            // their part of the draft's vector's squared length
 	authors  map[uint32]float64 // person ordinal → seeds they wrote
 	subjects map[uint32]float64
@@ -101,6 +107,15 @@ type relQuery struct {
 	exclude  map[uint32]bool // rows
 	allow    []bool          // rows a filter lets through (nil: all)
 	qnorm    float64         // norm's
+}
+
+// draftTitle is the title of a draft: its first line when it has several
+// and the first is short enough to be one ("": none).
+func draftTitle(text string) string {
+	if t, _, ok := strings.Cut(strings.TrimSpace(text), "\n"); ok && len(t) <= 300 {
+		return strings.TrimSpace(t)
+	}
+	return ""
 }
 
 // relTerm is a textTerm on the index: q is its weight × idf² in the
@@ -149,6 +164,62 @@ func (ix *facetIndex) weigh() {
 		}
 		ix.norms[r] = float32(math.Sqrt(max(n, 1e-12)))
 	}
+	// title words: document frequencies over the live rows, then as above
+	df := make([]int32, len(ix.words))
+	for r := range ix.rows {
+		if !ix.rows[r].dead {
+			for _, w := range ix.rows[r].words {
+				df[w]++
+			}
+		}
+	}
+	ix.wordIDF = slices.Grow(ix.wordIDF[:0], len(df))[:len(df)]
+	for w, n := range df {
+		ix.wordIDF[w] = 0
+		if n > 0 && float64(n) <= relWordMaxShare*float64(ix.live) {
+			ix.wordIDF[w] = float32(math.Log(float64(ix.live) / float64(n)))
+		}
+	}
+	ix.wordNorms = slices.Grow(ix.wordNorms[:0], len(ix.rows))[:len(ix.rows)]
+	for r := range ix.rows {
+		var n float64
+		for _, w := range ix.rows[r].words {
+			n += float64(ix.wordIDF[w]) * float64(ix.wordIDF[w])
+		}
+		ix.wordNorms[r] = float32(math.Sqrt(n))
+	}
+}
+
+// titleWords are the words of a title that may say what it is about: its
+// folded words but function words, numbers and single letters.
+func titleWords(title string) []string {
+	var out []string
+	for _, w := range Tokens(title) {
+		if len(w) > 1 && !functionWords[w] && !titleStopWords[w] && strings.ContainsFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' }) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// titleStopWords are words of titles that say nothing of the topic.
+var titleStopWords = map[string]bool{"is": true, "are": true, "be": true, "we": true, "our": true, "its": true,
+	"towards": true, "toward": true, "based": true, "at": true, "as": true, "or": true, "not": true, "vs": true,
+	"can": true, "do": true, "does": true, "how": true, "what": true, "why": true, "when": true, "this": true}
+
+// titleCosine is the cosine of the idf-weighted title words of a row and
+// of the query (q: word ordinal → weight, norm its length).
+func (ix *facetIndex) titleCosine(r uint32, q map[uint32]float64, norm float64) float64 {
+	if norm == 0 || ix.wordNorms[r] == 0 {
+		return 0
+	}
+	var dot float64
+	for _, w := range ix.rows[r].words {
+		if x, ok := q[w]; ok {
+			dot += x * float64(ix.wordIDF[w])
+		}
+	}
+	return dot / (norm * float64(ix.wordNorms[r]))
 }
 
 // conceptWeight is the weight of concept ordinal c in a row (0: none).
@@ -245,6 +316,9 @@ func (ix *facetIndex) related(q *relQuery, first int) []relHit {
 			s = d / ix.rowNorm(r)
 		}
 		s += float64(sc.extra[r])
+		if len(q.words) > 0 {
+			s += relWordWeight * ix.titleCosine(r, q.words, q.wordNorm)
+		}
 		for _, v := range row.vals[dimSubject] {
 			s += relSubjectWeight * q.subjects[v]
 		}
@@ -347,7 +421,7 @@ func (v *View) RelatedWork(q RelatedQuery) ([]Related, error) {
 	first := max(q.First, 0)
 	var found []relFound
 	err = v.withIndex(func(ix *facetIndex) error {
-		rq := ix.relQuery(want, named, terms, q.Papers, q.Exclude, sel)
+		rq := ix.relQuery(want, named, terms, draftTitle(q.Text), q.Papers, q.Exclude, sel)
 		for _, h := range ix.related(rq, first) {
 			found = append(found, ix.explain(rq, h))
 		}
@@ -546,9 +620,9 @@ func conceptShortName(c *Node) string {
 // relQuery resolves a query: the concepts' ordinals, and the seed papers'
 // concepts (summed: a paper sharing concepts with several seeds gains from
 // each), people, subjects, venues and years.
-func (ix *facetIndex) relQuery(want map[NodeID]float64, named []NodeID, terms []textTerm, seeds, exclude []NodeID, sel *Selection) *relQuery {
+func (ix *facetIndex) relQuery(want map[NodeID]float64, named []NodeID, terms []textTerm, title string, seeds, exclude []NodeID, sel *Selection) *relQuery {
 	q := &relQuery{concepts: map[uint32]float64{}, authors: map[uint32]float64{},
-		subjects: map[uint32]float64{}, venues: map[uint32]float64{}, exclude: map[uint32]bool{}}
+		subjects: map[uint32]float64{}, venues: map[uint32]float64{}, exclude: map[uint32]bool{}, words: map[uint32]float64{}}
 	for id, w := range want {
 		if o, ok := ix.dicts[dimConcept].ord[id]; ok && len(ix.dicts[dimConcept].posts[o]) > 0 {
 			q.concepts[o] += w
@@ -584,10 +658,22 @@ func (ix *facetIndex) relQuery(want map[NodeID]float64, named []NodeID, terms []
 		if row.venue != 0 {
 			q.venues[row.venue] = 1
 		}
+		for _, w := range row.words {
+			q.words[w] += float64(ix.wordIDF[w])
+		}
 		if row.date != 0 {
 			q.years = append(q.years, int(row.date>>9))
 		}
 	}
+	for _, w := range titleWords(title) {
+		if o, ok := ix.words[w]; ok {
+			q.words[o] += float64(ix.wordIDF[o])
+		}
+	}
+	for _, x := range q.words {
+		q.wordNorm += x * x
+	}
+	q.wordNorm = math.Sqrt(q.wordNorm)
 	for _, t := range terms {
 		rt := relTerm{name: t.name, q: t.weight * t.idf * t.idf}
 		for i, p := range t.papers {
@@ -642,8 +728,9 @@ func (v *View) textEvidence(text string) ([]Link, []textTerm, error) {
 		return nil, nil, nil
 	}
 	title, body := "", text
-	if t, rest, ok := strings.Cut(strings.TrimSpace(text), "\n"); ok && len(t) <= 300 {
-		title, body = strings.TrimSpace(t), rest
+	if t := draftTitle(text); t != "" {
+		title, body, _ = strings.Cut(strings.TrimSpace(text), "\n")
+		title = strings.TrimSpace(title)
 	}
 	stats := v.CorpusStats()
 	var rerr error

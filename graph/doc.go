@@ -320,10 +320,53 @@
 // "bound" and "channel" burst there); filter by subject to see a field's
 // own trends.
 //
-// # Related papers
+// # Related work
 //
-// Score = Σ over shared concepts of `scoreA·scoreB·ln(1+N/df)` + 1 per shared
-// author + `0.1·ln(1+N/df)` per shared subject (subjects only for papers already related by concept
-// or author). Each concept/author contributes at most 2,000 candidates, so cost is bounded however
-// large the graph.
+// RelatedWork (related.go) answers what a researcher brings: a draft's text,
+// concept names, seed papers (Semantic Scholar's positive examples), papers
+// to leave out, a PaperFilter. Paper.related is the same with one seed. It
+// runs on the facet index, never on the store's edge lists: a concept's
+// papers are a list of rows, each with the concept's weight in it.
+//
+// The score of a candidate paper is a sum of evidence, each part taken from
+// what the field uses:
+//   - concepts: the cosine of idf-weighted concept vectors (TF-IDF over
+//     concepts, as content-based recommenders and CiteSpace's term maps
+//     weigh terms). A concept's weight in a paper is floored at one half
+//     (relTermWeight): a concept a paper names is a topic of it. Several
+//     seeds sum their vectors, so a paper sharing concepts with several
+//     seeds at once ranks first (Semantic Scholar's multi-seed
+//     recommendations; Connected Papers' co-similarity).
+//   - concepts asked for by name: each adds 2, more than the rest can, so
+//     papers naming every concept asked for come before papers naming some.
+//   - a draft's rare terms: its key terms that are no concept yet (used by
+//     at most 51 papers) are looked up in their recorded uses; their share
+//     of the draft's vector adds to the score. A draft finds the paper it
+//     describes: first for 100 of 100 arXiv papers, in the top 3 for 100
+//     of 100 with its title reworded.
+//   - title words: the cosine of idf-weighted title words (the title TF-IDF
+//     baseline of the citation data), words in more than a tenth of the
+//     papers weighing nothing.
+//   - people (co-authorship): each person of the seeds adds 1/log2(2+n/8)
+//     to each of their n papers: a person's own work is the work they cite
+//     most, a prolific person's every paper is weaker evidence.
+//   - venue and year proximity: the seeds' venue adds 0.06; a year within a
+//     few of the seeds' adds 0.06·e^(−|Δy|/4); a shared subject 0.02.
+//
+// Costs: a concept of more than 2,000 papers ("large language model":
+// 16,670) only adds to candidates already found once there are 500 of
+// them; idf and vector lengths are computed once per index change (weigh),
+// not per query. Paper.related takes ~4 ms in process on the arXiv store.
+//
+// Judged by citations (TestRelatedOnACLCitations: ACL Anthology titles,
+// people, venues and years, no abstracts; 300 dev queries): P@10 0.143,
+// against 0.102 for title TF-IDF and 0.122 for most shared authors. The
+// goal of 0.20 is not reached. What the citations reward and kg cannot
+// see: popularity. The papers a query's links lead to have a median of 19
+// links against 5 for all papers, and journal papers get 22.8 links on
+// average against 2.6 for LREC's; a citation count or a venue prior learned
+// from the links would be tuning to the answer key. Tried on the dev split
+// and left out, none above +0.005: co-authors of the seeds' people
+// (additive or as a boost), the topic's prolific people, pseudo-relevance
+// feedback, early papers of a growing term, stemming, title bigrams.
 package graph

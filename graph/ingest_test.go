@@ -491,6 +491,44 @@ func TestSeedThemesAreLinkedConcepts(t *testing.T) {
 	}
 }
 
+// A concept's related concepts are other ideas, not the parts of its name
+// nor the names made of it ("diffusion" of "diffusion model" co-occurs with
+// it by construction): on the seed graph, for every concept.
+func TestRelatedConceptsAreNoNameParts(t *testing.T) {
+	svc, _ := seedGraph(t)
+	v := view(t, svc)
+	r, err := svc.Store().Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	words := func(s string) string { return " " + strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == ' ' || r == '-' }), " ") + " " }
+	checked := 0
+	if err := r.NodeIDs(graph.KindConcept, 0, func(id graph.NodeID) bool {
+		c, err := v.Node(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, err := v.ConceptRelated(id, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range rel {
+			checked++
+			a, b := words(c.Label), words(x.Node.Label)
+			if strings.Contains(a, b) || strings.Contains(b, a) {
+				t.Errorf("%q: related %q is part of its name, or it of its", c.Label, x.Node.Label)
+			}
+		}
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if checked == 0 {
+		t.Error("no related concepts on the seeds")
+	}
+}
+
 // An acronym defined in one paper counts for its long form in another paper
 // that only uses it bare.
 func TestAcronymAcrossPapers(t *testing.T) {

@@ -312,7 +312,61 @@ func (v *View) AuthorConcepts(a NodeID, first int) ([]Weighted, error) {
 //
 // 1 when the two always occur together, small when one is everywhere (a
 // raw count would rank the most frequent concepts first for everyone).
+// A concept whose name is part of c's, or has c's in it ("diffusion" and
+// "latent diffusion model" for "diffusion model"), co-occurs with it by
+// construction and says nothing: it is left out (Broader and Narrower
+// give the hierarchy).
 func (v *View) ConceptRelated(c NodeID, first int) ([]Weighted, error) {
+	cn, err := v.Node(c)
+	if err != nil {
+		return nil, err
+	}
+	all, err := v.conceptRelated(c)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Weighted, 0, min(first, len(all)))
+	for _, w := range all {
+		if len(out) == first {
+			break
+		}
+		if !nameInName(cn.Label, w.Node.Label) {
+			out = append(out, w)
+		}
+	}
+	return out, nil
+}
+
+// nameInName reports whether one concept name's words are a run of the
+// other's ("diffusion" of "diffusion model", "chain-of-thought" of
+// "chain-of-thought reasoning").
+func nameInName(a, b string) bool {
+	wa, wb := nameWords(a), nameWords(b)
+	if len(wa) > len(wb) {
+		wa, wb = wb, wa
+	}
+	for i := 0; i+len(wa) <= len(wb); i++ {
+		if slices.Equal(wa, wb[i:i+len(wa)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameWords are a name's words, hyphenated parts apart, as keys.
+func nameWords(name string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(FoldKey(name), func(r rune) bool { return r == ' ' || r == '-' }) {
+		if k := ConceptKey(w); k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// conceptRelated is every concept co-occurring with c, by Ochiai
+// coefficient descending.
+func (v *View) conceptRelated(c NodeID) ([]Weighted, error) {
 	dc, err := v.r.Counter(degreeCounter(c, Mentions))
 	if err != nil {
 		return nil, err
@@ -333,7 +387,7 @@ func (v *View) ConceptRelated(c NodeID, first int) ([]Weighted, error) {
 	if ierr != nil {
 		return nil, ierr
 	}
-	return v.weighted(m, first)
+	return v.weighted(m, len(m))
 }
 
 // Broader returns the concepts c is a kind of.

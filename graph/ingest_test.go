@@ -502,7 +502,9 @@ func TestRelatedConceptsAreNoNameParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	words := func(s string) string { return " " + strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == ' ' || r == '-' }), " ") + " " }
+	words := func(s string) string {
+		return " " + strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == ' ' || r == '-' }), " ") + " "
+	}
 	checked := 0
 	if err := r.NodeIDs(graph.KindConcept, 0, func(id graph.NodeID) bool {
 		c, err := v.Node(id)

@@ -34,44 +34,7 @@ import (
 //
 //	KG_BENCH_DATA=/tmp/kg-arxiv go test -run '^$' -bench Dashboards -benchtime 400x ./schema
 func BenchmarkDashboards(b *testing.B) {
-	dir := os.Getenv("KG_BENCH_DATA")
-	if dir == "" {
-		b.Skip("KG_BENCH_DATA names no store (fill one with kg ingest)")
-	}
-	db, err := store.Open(store.DefaultOptions(dir))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	ctx := context.Background()
-	svc := graph.NewService(db, nil)
-	start := time.Now()
-	if err := svc.PrepareIndex(ctx); err != nil {
-		b.Fatal(err)
-	}
-	b.Logf("facet index built in %v", time.Since(start))
-	h, err := schema.NewHandler(svc, schema.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	ask := func(q string, vars map[string]any) (gqlResponse, time.Duration) {
-		body, _ := json.Marshal(map[string]any{"query": q, "variables": vars})
-		t := time.Now()
-		resp, err := http.Post(srv.URL+"/graphql", "application/json", bytes.NewReader(body))
-		if err != nil {
-			b.Fatal(err)
-		}
-		var out gqlResponse
-		err = json.NewDecoder(resp.Body).Decode(&out)
-		resp.Body.Close()
-		el := time.Since(t)
-		if err != nil || len(out.Errors) > 0 {
-			b.Fatalf("%s %v: %v %+v", q, vars, err, out.Errors)
-		}
-		return out, el
-	}
+	ask, _ := benchServer(b, nil)
 	rng := rand.New(rand.NewPCG(20, 26))
 	// the values questions are drawn from: subjects, concepts and people
 	// with papers, weighted as a dashboard's clicks would be (by papers)
@@ -151,10 +114,66 @@ func BenchmarkDashboards(b *testing.B) {
 		p := pairs[rng.IntN(len(pairs))]
 		return `query($a: ID!, $z: ID!) { path(from: $a, to: $z) { length authors { name } hops { papers { title } } } }`, map[string]any{"a": p[0], "z": p[1]}
 	}
-	for _, q := range []struct {
-		name string
-		next func() (string, map[string]any)
-	}{{"facet-1", one}, {"facet-2", two}, {"path-4", path}, {"drilldown", drill}, {"emerging", emerging}} {
+	runQuestions(b, ask, []question{{"facet-1", one}, {"facet-2", two}, {"path-4", path}, {"drilldown", drill}, {"emerging", emerging}})
+}
+
+// askFunc posts a query and returns the answer and the time it took.
+type askFunc func(q string, vars map[string]any) (gqlResponse, time.Duration)
+
+// benchServer opens the store KG_BENCH_DATA names (skipping without it),
+// builds its facet index, and serves it over real HTTP; terms is the
+// extractor (nil: none, for questions that analyse no text).
+func benchServer(b *testing.B, terms graph.TermExtractor) (askFunc, *store.DB) {
+	dir := os.Getenv("KG_BENCH_DATA")
+	if dir == "" {
+		b.Skip("KG_BENCH_DATA names no store (fill one with kg ingest)")
+	}
+	db, err := store.Open(store.DefaultOptions(dir))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	svc := graph.NewService(db, terms)
+	start := time.Now()
+	if err := svc.PrepareIndex(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("facet index built in %v", time.Since(start))
+	h, err := schema.NewHandler(svc, schema.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	b.Cleanup(srv.Close)
+	return func(q string, vars map[string]any) (gqlResponse, time.Duration) {
+		body, _ := json.Marshal(map[string]any{"query": q, "variables": vars})
+		t := time.Now()
+		resp, err := http.Post(srv.URL+"/graphql", "application/json", bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var out gqlResponse
+		err = json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		el := time.Since(t)
+		if err != nil || len(out.Errors) > 0 {
+			b.Fatalf("%s %v: %v %+v", q, vars, err, out.Errors)
+		}
+		return out, el
+	}, db
+}
+
+// question is one kind of request of a benchmark: next draws one.
+type question struct {
+	name string
+	next func() (string, map[string]any)
+}
+
+// runQuestions times each question as a sub-benchmark, reporting its p50
+// and p99 latency.
+func runQuestions(b *testing.B, ask askFunc, qs []question) {
+	for _, q := range qs {
 		b.Run(q.name, func(b *testing.B) {
 			var lat []time.Duration
 			for b.Loop() {

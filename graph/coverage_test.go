@@ -29,6 +29,9 @@ const (
 type coverageConcept struct {
 	name     string
 	acronyms []string
+	// variants are other ways to say it: the name with an acronym for a
+	// part of it that is a concept ("LLM pretraining")
+	variants []string
 }
 
 func readCoverageList(t testing.TB) []coverageConcept {
@@ -92,6 +95,9 @@ func measureCoverage(t testing.TB, db interface {
 		// an acronym may stand for part of the name: "multimodal LLM" is
 		// a multimodal large language model (the "agent RL")
 		said := []func(string) bool{mentionOracle(c.name, c.acronyms...)}
+		for _, v := range c.variants {
+			said = append(said, mentionOracle(v))
+		}
 		for _, sub := range list {
 			if sub.name == c.name || !strings.Contains(c.name, sub.name) {
 				continue
@@ -238,6 +244,7 @@ func TestConceptCoverageOnStore(t *testing.T) {
 	}
 	defer closeStore(t, db)
 	checkCoverage(t, measureCoverage(t, db, readCoverageList(t)), 30)
+	checkSampleCoverage(t, db, 40, 30)
 	st, err := view(t, graph.NewService(db, nil)).Stats()
 	if err != nil {
 		t.Fatal(err)
@@ -286,6 +293,28 @@ func checkSampleCoverage(t *testing.T, db interface {
 	rng := rand.New(rand.NewPCG(21, 4))
 	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 	pool = pool[:min(n, len(pool))]
+	// an acronym may stand for a part of the name that is a concept
+	v := view(t, graph.NewService(db.(graph.Store), nil))
+	for i := range pool {
+		words := strings.Fields(pool[i].name)
+		for a := 0; a < len(words); a++ {
+			for b := a + 2; b <= len(words); b++ {
+				if b-a == len(words) {
+					continue
+				}
+				part := strings.Join(words[a:b], " ")
+				c, err := v.ConceptByName(part)
+				if err != nil {
+					continue
+				}
+				for _, al := range c.Aliases {
+					if graph.IsAcronym(al) && !strings.Contains(al, " ") {
+						pool[i].variants = append(pool[i].variants, strings.Replace(pool[i].name, part, al, 1))
+					}
+				}
+			}
+		}
+	}
 	rows := measureCoverage(t, db, pool)
 	var cov, unsaid float64
 	var b strings.Builder

@@ -34,7 +34,14 @@ func mentionOracle(long string, acronyms ...string) func(string) bool {
 	}
 	words[len(words)-1] = last
 	// words joined by spaces or hyphens, or by nothing ("pretraining")
-	res := []*regexp.Regexp{regexp.MustCompile(`(?i)\b` + strings.Join(words, `[\s-]*`) + `\b`)}
+	// a name of several words is not said after a hyphen: the tail of a
+	// hyphenated word starts no name that goes on past it ("augmented
+	// generation" is not said in "retrieval-augmented generation")
+	start := `\b`
+	if strings.Contains(long, " ") {
+		start = `(?:^|[^\p{L}\p{N}-])`
+	}
+	res := []*regexp.Regexp{regexp.MustCompile(`(?i)` + start + strings.Join(words, `[\s-]*`) + `\b`)}
 	for _, a := range acronyms {
 		res = append(res, regexp.MustCompile(`\b`+regexp.QuoteMeta(a)+`s?\b`))
 	}

@@ -240,3 +240,28 @@ func TestProductNames(t *testing.T) {
 		}
 	}
 }
+
+// The tail of a hyphenated word starts no name that goes on past it:
+// "retrieval-augmented generation" does not say "augmented generation",
+// nor "self-supervised learning" "supervised learning"; the head of a
+// hyphenated word, or a name inside it, still counts.
+func TestHyphenTailStartsNoName(t *testing.T) {
+	for text, want := range map[string]map[string]bool{
+		"We build retrieval-augmented generation pipelines.": {"augmented generation": false, "retrieval-augmented generation": true, "generation": true},
+		"A self-supervised learning objective.":              {"supervised learning": false, "self-supervised learning": true},
+		"Multi-agent reinforcement learning scales.":         {"agent reinforcement learning": false, "reinforcement learning": true, "multi-agent": true},
+		"Self-attention layers.":                             {"attention": true},
+	} {
+		keys := map[string]bool{}
+		for name := range want {
+			keys[graph.ConceptKey(name)] = true
+		}
+		got := map[string]bool{}
+		ex.ScanMentions("", text, keys, nil, func(k string, _ bool, _ int) { got[k] = true })
+		for name, w := range want {
+			if got[graph.ConceptKey(name)] != w {
+				t.Errorf("%q says %q: %v, want %v", text, name, !w, w)
+			}
+		}
+	}
+}

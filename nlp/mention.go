@@ -39,6 +39,7 @@ type part struct {
 	stop      bool // a stop word: never starts or ends a span (but the front of a hyphenated word)
 	endOK     bool // may end a span (not a verb or adverb by its tag)
 	brk       bool // a span cannot reach back across the start of this part
+	inner     bool // not the first part of a hyphenated word
 	// versioned: a version number follows after a hyphen ("GPT-4",
 	// "LLaMA-2"): the acronym names a product, a model of that family
 	versioned bool
@@ -118,7 +119,7 @@ func (e *Extractor) eachSpan(toks []token, acr acronyms, visit func(key []byte, 
 			// learning", "on-device", "off-policy", "out-of-distribution"
 			// start with one, and are named like any other concept
 			stop := stopWords[lp] && !(j == 0 && hyphenated)
-			pt := part{tok: int32(i), stop: stop, endOK: endOK || j > 0, brk: brk,
+			pt := part{tok: int32(i), stop: stop, endOK: endOK || j > 0, brk: brk, inner: j > 0,
 				key: pk.key, skey: pk.skey, acr: pk.acr,
 				versioned: j+1 < len(split) && split[j+1] != "" && unicode.IsDigit(rune(split[j+1][0]))}
 			if pt.key == "" {
@@ -149,6 +150,13 @@ func (e *Extractor) eachSpan(toks []token, acr acronyms, visit func(key []byte, 
 		of := -1 // index of the first "of" in the span
 		for j := i; j < len(parts) && j-i < maxMentionParts; j++ {
 			if j > i && parts[j].brk {
+				break
+			}
+			if parts[i].inner && parts[j].tok != parts[i].tok {
+				// the tail of a hyphenated word starts no name that goes
+				// on past it: "augmented generation" is not said in
+				// "retrieval-augmented generation", nor "supervised
+				// learning" in "self-supervised learning"
 				break
 			}
 			p := &parts[j]

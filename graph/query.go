@@ -478,11 +478,3 @@ func (v *View) Stats() (Stats, error) {
 	}
 	return s, nil
 }
-
-// idf is the inverse document frequency of a concept over n papers.
-func idf(df, n int64) float64 {
-	if df < 1 {
-		df = 1
-	}
-	return math.Log(1 + float64(n)/float64(df))
-}

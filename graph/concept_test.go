@@ -234,6 +234,30 @@ func TestFunctionWordVariantIsAlias(t *testing.T) {
 	}
 }
 
+// A concept followed by a genre word ("reinforcement learning method") is
+// that concept, not one of its own; a one-word front is left alone.
+func TestGenreTailIsNoConcept(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	ingestRecords(t, svc,
+		graph.Record{Title: "Reinforcement learning for robots", Abstract: "Reinforcement learning trains robots. Reinforcement learning is sample hungry."},
+		graph.Record{Title: "Reinforcement learning in games", Abstract: "Reinforcement learning plays games; reinforcement learning wins."},
+		graph.Record{Title: "A reinforcement learning method for routing", Abstract: "Our reinforcement learning method routes packets. The reinforcement learning method beats heuristics, and the reinforcement learning method is fast."},
+		graph.Record{Title: "A reinforcement learning method for trading", Abstract: "We propose a reinforcement learning method for trading. Our reinforcement learning method learns; the reinforcement learning method wins."},
+	)
+	v := view(t, svc)
+	if c, err := v.ConceptByName("reinforcement learning method"); err == nil && c.Label != "reinforcement learning" {
+		t.Errorf("%q is a concept", c.Label)
+	}
+	rl, err := v.ConceptByName("reinforcement learning")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pg, _ := v.Papers(rl.ID, 10, ""); pg.Total != 4 {
+		t.Errorf("reinforcement learning: %d papers, want 4", pg.Total)
+	}
+}
+
 // A bare acronym stands for the concept most papers that define it define
 // it as; when they disagree, a paper that uses it bare is linked to
 // neither.

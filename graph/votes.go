@@ -116,6 +116,14 @@ func (w *writer) supported(t Term, introduced bool) (bool, error) {
 	} else if ErrorCode(err) != NotFound {
 		return false, err
 	}
+	if front, ok := genreTail(t.Name); ok {
+		// "reinforcement learning method" is reinforcement learning
+		if _, err := w.tx.Lookup(IdxConcept, ConceptKey(front)); err == nil {
+			return false, nil
+		} else if ErrorCode(err) != NotFound {
+			return false, err
+		}
+	}
 	if oneWord(t.Name) {
 		if n, err := w.tx.Counter(rejectedCounter(key)); err != nil || n > 0 {
 			return false, err
@@ -129,6 +137,22 @@ func (w *writer) supported(t Term, introduced bool) (bool, error) {
 	}
 	front, err := frontOfLonger(newTxStats(w), key, w.vocab)
 	return !front, err
+}
+
+// genreHeads are the words papers call their contribution by: a concept
+// followed by one of them ("reinforcement learning method", "machine
+// learning algorithm") names that concept, no idea of its own.
+var genreHeads = map[string]bool{"method": true, "methodology": true, "approach": true, "technique": true,
+	"framework": true, "algorithm": true, "strategy": true, "paradigm": true, "scheme": true, "pipeline": true}
+
+// genreTail returns the front of a name of three or more words that ends
+// in a genre word: the concept it would name twice.
+func genreTail(name string) (string, bool) {
+	words := strings.Fields(name)
+	if len(words) < 3 || !genreHeads[strings.ToLower(words[len(words)-1])] {
+		return "", false
+	}
+	return strings.Join(words[:len(words)-1], " "), true
 }
 
 // frontOfLonger reports whether a term of several words (or a hyphenated

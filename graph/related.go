@@ -78,7 +78,10 @@ const (
 	relEnough = 500
 	// relWordWeight: the cosine of the title words (idf-weighted; a word
 	// in more than relWordMaxShare of the papers weighs nothing)
-	relWordWeight   = 1.0
+	relWordWeight = 1.0
+	// relNestedDamp: the weight kept by a query concept whose name is
+	// inside another's (damp)
+	relNestedDamp   = 0.5
 	relWordMaxShare = 0.1
 )
 
@@ -437,6 +440,9 @@ func (v *View) RelatedWork(q RelatedQuery) ([]Related, error) {
 	var found []relFound
 	err = v.withIndex(func(ix *facetIndex) error {
 		rq := ix.relQuery(want, named, terms, draftTitle(q.Text), q.Papers, q.Exclude, sel)
+		if err := v.damp(ix, rq); err != nil {
+			return err
+		}
 		for _, h := range ix.related(rq, first) {
 			found = append(found, ix.explain(rq, h))
 		}
@@ -530,6 +536,12 @@ func (q *relQuery) norm(ix *facetIndex) float64 {
 	return q.qnorm
 }
 
+// nestedIn reports whether name a is a run of the words of the longer
+// name b.
+func nestedIn(a, b string) bool {
+	return len(nameWords(a)) < len(nameWords(b)) && nameInName(a, b)
+}
+
 // whyConcepts and whyPeople bound what the one-line reason names.
 const (
 	whyConcepts = 3
@@ -583,7 +595,10 @@ func whyLine(r Related, subject string) string {
 	if shared := len(r.SharedConcepts) + len(r.SharedTerms); shared > 0 {
 		var names []string
 		for _, c := range r.SharedConcepts {
-			names = append(names, conceptShortName(c))
+			// "model agent" says nothing beside "large language model agent"
+			if !slices.ContainsFunc(r.SharedConcepts, func(b *Node) bool { return nestedIn(c.Label, b.Label) }) {
+				names = append(names, conceptShortName(c))
+			}
 		}
 		names = append(names, r.SharedTerms...)
 		if len(names) > whyConcepts {
@@ -630,6 +645,38 @@ func conceptShortName(c *Node) string {
 		}
 	}
 	return c.Label
+}
+
+// damp halves the weight of each query concept whose name is a run of
+// another query concept's: "model agent" and "language model agent" in a
+// query that has "large language model agent" are the same evidence
+// again, and would triple its weight.
+func (v *View) damp(ix *facetIndex, q *relQuery) error {
+	type named struct {
+		ord   uint32
+		words int
+		label string
+	}
+	var cs []named
+	for _, c := range sortedKeys(q.concepts) {
+		n, err := v.Node(ix.dicts[dimConcept].ids[c])
+		if ErrorCode(err) == NotFound {
+			continue
+		} else if err != nil {
+			return err
+		}
+		cs = append(cs, named{c, len(nameWords(n.Label)), n.Label})
+	}
+	for _, a := range cs {
+		for _, b := range cs {
+			if a.words < b.words && nameInName(a.label, b.label) { // nestedIn, words counted once
+				q.concepts[a.ord] *= relNestedDamp
+				break
+			}
+		}
+	}
+	q.qnorm = 0 // weights changed
+	return nil
 }
 
 // relQuery resolves a query: the concepts' ordinals, and the seed papers'

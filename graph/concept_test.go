@@ -396,3 +396,34 @@ func TestRecomputeIsOrderIndependent(t *testing.T) {
 		t.Fatalf("recompute after ingesting the pages in two orders: %d and %d lines", len(a), len(b))
 	}
 }
+
+// A concept named by an acronym that is also a word ("FACE", a method) is
+// linked to the papers that write the acronym, not to the earlier papers
+// whose recorded uses of the word share its key.
+func TestAcronymNamedConceptIsNotTheWord(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	ingestRecords(t, svc,
+		graph.Record{Title: "Landmark alignment under occlusion", Abstract: "We align landmarks on the face under occlusion."},
+		graph.Record{Title: "Relighting portraits", Abstract: "Light falls on the face of a portrait; we relight portraits."},
+		graph.Record{Title: "FACE: Faithful Attribution of Concept Explanations", Abstract: "We propose FACE. FACE attributes concepts to explanations, and FACE is faithful."},
+		graph.Record{Title: "Scaling FACE to large models", Abstract: "FACE attributes concepts. We scale FACE, and FACE stays faithful."},
+	)
+	v := view(t, svc)
+	c, err := v.ConceptByName("FACE")
+	if err != nil || c.Label != "FACE" {
+		t.Fatalf("concept FACE: %v, %v", c, err)
+	}
+	pg, err := v.Papers(c.ID, 10, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pg.Papers {
+		if !strings.Contains(p.Label, "FACE") {
+			t.Errorf("%s is linked to %q, which says only the word", c.Label, p.Label)
+		}
+	}
+	if pg.Total < 2 {
+		t.Errorf("%s: %d papers, want the 2 that write it", c.Label, pg.Total)
+	}
+}

@@ -209,8 +209,8 @@ func (w *writer) dropUse(p NodeID, key string) error {
 // one concept at a time, rewrote the same early papers' mentions again and
 // again (a tenth of ingest's time); settled together, each paper is
 // rewritten once. When more papers used the name than uses are recorded
-// for (maxPostings), or the name is one word, the stored texts are scanned
-// for it instead.
+// for (maxPostings), or the name is one word or an acronym, the stored
+// texts are scanned for it instead.
 func (w *writer) markBackfill(c NodeID, name string) error {
 	if w.deferLinks {
 		return nil
@@ -222,7 +222,9 @@ func (w *writer) markBackfill(c NodeID, name string) error {
 	// of its own; its other uses (the front of "skill library") are found
 	// by the scan, which also tells whether it is mostly a noun
 	// (rejectModifiers).
-	if strings.Contains(name, " ") || isOneAcronym(name) {
+	// An acronym is always scanned for: its recorded uses are keyed as
+	// the word it spells ("FACE" and "face"; settleKeys).
+	if strings.Contains(name, " ") && !isOneAcronym(name) {
 		df, err := newTxStats(w).docFreq(ConceptKey(name))
 		if err != nil || df <= maxPostings+1 {
 			return err

@@ -413,13 +413,10 @@ func settleKeys(r Reader, c NodeID) ([]string, error) {
 			continue
 		}
 		if isOneAcronym(name) {
-			stats := newStoreStats(r, nil)
-			if !acronymStandsFor(stats, SingularAcronym(name), ConceptKey(n.Label)) {
-				if err := stats.Err(); err != nil {
-					return nil, err
-				}
-				continue
-			}
+			// an acronym's recorded uses share their key with the word
+			// ("FACE", "face"): its papers are found by the scan, which
+			// reads acronyms as written (markBackfill)
+			continue
 		}
 		keys = append(keys, k)
 	}

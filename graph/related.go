@@ -8,6 +8,7 @@ package graph
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -60,7 +61,12 @@ type Related struct {
 // Weights of the evidence in a related-work score (doc.go, "Related
 // work"). The concept part is a cosine in [0, 1]; the others add to it.
 const (
-	relAuthorWeight  = 1.0  // a person of the seeds wrote it (per person, damped by their papers)
+	relAuthorWeight = 3.0 // the seeds' people who wrote it, over the geometric mean of the two teams' sizes
+	// relPeopleAlone: the share of the people's part a paper gets with no
+	// topic in common (the rest comes with a topical score of
+	// relTopicEnough)
+	relPeopleAlone   = 0.4
+	relTopicEnough   = 0.1
 	relVenueWeight   = 0.06 // the venue of a seed paper
 	relSubjectWeight = 0.02 // per subject shared with the seeds
 	relYearWeight    = 0.06 // within a few years of the seeds: × e^(−|Δy|/relYearScale)
@@ -78,23 +84,12 @@ const (
 	relEnough = 500
 	// relWordWeight: the cosine of the title words (idf-weighted; a word
 	// in more than relWordMaxShare of the papers weighs nothing)
-	relWordWeight = 1.0
+	relWordWeight   = 1.0
+	relWordMaxShare = 0.1
 	// relNestedDamp: the weight kept by a query concept whose name is
 	// inside another's (damp)
-	relNestedDamp   = 0.5
-	relWordMaxShare = 0.1
+	relNestedDamp = 0.5
 )
-
-// sortedKeys are a map's keys in order, so that scores are summed in the
-// same order each time.
-func sortedKeys(m map[uint32]float64) []uint32 {
-	keys := make([]uint32, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
 
 // relQuery is a related-work query resolved to the facet index: weights
 // by concept, person, subject and venue ordinal.
@@ -114,13 +109,13 @@ type relQuery struct {
 	qnorm    float64         // norm's
 }
 
-// draftTitle is the title of a draft: its first line when it has several
-// and the first is short enough to be one ("": none).
-func draftTitle(text string) string {
-	if t, _, ok := strings.Cut(strings.TrimSpace(text), "\n"); ok && len(t) <= 300 {
-		return strings.TrimSpace(t)
+// splitDraft cuts a draft into its title (its first line, when it has
+// several and the first is short enough to be one) and its body.
+func splitDraft(text string) (title, body string) {
+	if t, rest, ok := strings.Cut(strings.TrimSpace(text), "\n"); ok && len(t) <= 300 {
+		return strings.TrimSpace(t), rest
 	}
-	return ""
+	return "", text
 }
 
 // relTerm is a textTerm on the index: q is its weight × idf² in the
@@ -135,6 +130,7 @@ type relTerm struct {
 // relScratch is the per-query accumulator, pooled: one float per row.
 type relScratch struct {
 	dot, extra []float32
+	people     []float32 // the seeds' people who wrote a row, weighed
 	touched    []uint32
 	qword      []float32 // the query's title words: ordinal → weight × idf
 }
@@ -229,9 +225,9 @@ func (ix *facetIndex) related(q *relQuery, first int) []relHit {
 	sc := relPool.Get().(*relScratch)
 	defer relPool.Put(sc)
 	if cap(sc.dot) < len(ix.rows) {
-		sc.dot, sc.extra = make([]float32, len(ix.rows)), make([]float32, len(ix.rows))
+		sc.dot, sc.extra, sc.people = make([]float32, len(ix.rows)), make([]float32, len(ix.rows)), make([]float32, len(ix.rows))
 	}
-	sc.dot, sc.extra = sc.dot[:len(ix.rows)], sc.extra[:len(ix.rows)]
+	sc.dot, sc.extra, sc.people = sc.dot[:len(ix.rows)], sc.extra[:len(ix.rows)], sc.people[:len(ix.rows)]
 	sc.touched = sc.touched[:0]
 	if cap(sc.qword) < len(ix.wordIDF) {
 		sc.qword = make([]float32, len(ix.wordIDF))
@@ -242,14 +238,14 @@ func (ix *facetIndex) related(q *relQuery, first int) []relHit {
 	}
 	defer func() {
 		for _, r := range sc.touched {
-			sc.dot[r], sc.extra[r] = 0, 0
+			sc.dot[r], sc.extra[r], sc.people[r] = 0, 0, 0
 		}
 		for w := range q.words {
 			sc.qword[w] = 0
 		}
 	}()
 	touch := func(r uint32) bool {
-		if q.exclude[r] || q.allow != nil && !q.allow[r] {
+		if q.allow != nil && !q.allow[r] {
 			return false
 		}
 		if sc.dot[r] == 0 && sc.extra[r] == 0 {
@@ -259,13 +255,14 @@ func (ix *facetIndex) related(q *relQuery, first int) []relHit {
 		return true
 	}
 	// people: a person's papers, damped by how many they wrote (a prolific
-	// person's every paper is weaker evidence)
-	for _, a := range sortedKeys(q.authors) {
+	// person's every paper is weaker evidence); the sum is normalised by
+	// the teams' sizes when scored, as a cosine
+	for _, a := range slices.Sorted(maps.Keys(q.authors)) {
 		posts := ix.dicts[dimAuthor].posts[a]
-		w := float32(relAuthorWeight * q.authors[a] / math.Log2(2+float64(len(posts))/8))
+		w := float32(q.authors[a] / math.Log2(2+float64(len(posts))/8))
 		for _, r := range posts {
 			if touch(r) {
-				sc.extra[r] += w
+				sc.people[r] += w
 			}
 		}
 	}
@@ -275,7 +272,7 @@ func (ix *facetIndex) related(q *relQuery, first int) []relHit {
 	// 16,670) adds only to the papers found so far once there are
 	// relEnough of them: the papers it alone would bring could not rank.
 	qnorm := q.norm(ix)
-	concepts := sortedKeys(q.concepts)
+	concepts := slices.Sorted(maps.Keys(q.concepts))
 	posts := ix.dicts[dimConcept].posts
 	slices.SortStableFunc(concepts, func(a, b uint32) int { return cmp.Compare(len(posts[a]), len(posts[b])) })
 	for _, c := range concepts {
@@ -319,6 +316,9 @@ func (ix *facetIndex) related(q *relQuery, first int) []relHit {
 		return a.score > b.score || a.score == b.score && ix.rows[a.row].id < ix.rows[b.row].id
 	}
 	for _, r := range sc.touched {
+		if q.exclude[r] { // seeds and excluded papers: checked once a candidate, not once a posting
+			continue
+		}
 		row := &ix.rows[r]
 		s := 0.0
 		if d := float64(sc.dot[r]); d > 0 {
@@ -331,6 +331,15 @@ func (ix *facetIndex) related(q *relQuery, first int) []relHit {
 				dot += float64(sc.qword[w]) * float64(ix.wordIDF[w])
 			}
 			s += relWordWeight * dot / (q.wordNorm * float64(ix.wordNorms[r]))
+		}
+		if p := float64(sc.people[r]); p > 0 {
+			// shared people over the geometric mean of the two teams:
+			// six of a ten-author team's people are one team's work,
+			// not six reasons (RewardBench 2 and the same lab's Olmo
+			// 3); and they count fully only beside a shared topic (s so
+			// far: concepts, terms, title words)
+			p = relAuthorWeight * p / math.Sqrt(float64(max(1, len(q.authors)))*float64(max(1, len(row.vals[dimAuthor]))))
+			s += p * (relPeopleAlone + (1-relPeopleAlone)*min(1, s/relTopicEnough))
 		}
 		for _, v := range row.vals[dimSubject] {
 			s += relSubjectWeight * q.subjects[v]
@@ -437,9 +446,10 @@ func (v *View) RelatedWork(q RelatedQuery) ([]Related, error) {
 		return nil, err
 	}
 	first := max(q.First, 0)
+	title, _ := splitDraft(q.Text)
 	var found []relFound
 	err = v.withIndex(func(ix *facetIndex) error {
-		rq := ix.relQuery(want, named, terms, draftTitle(q.Text), q.Papers, q.Exclude, sel)
+		rq := ix.relQuery(want, named, terms, title, q.Papers, q.Exclude, sel)
 		if err := v.damp(ix, rq); err != nil {
 			return err
 		}
@@ -658,7 +668,7 @@ func (v *View) damp(ix *facetIndex, q *relQuery) error {
 		label string
 	}
 	var cs []named
-	for _, c := range sortedKeys(q.concepts) {
+	for _, c := range slices.Sorted(maps.Keys(q.concepts)) {
 		n, err := v.Node(ix.dicts[dimConcept].ids[c])
 		if ErrorCode(err) == NotFound {
 			continue
@@ -789,11 +799,7 @@ func (v *View) textEvidence(text string) ([]Link, []textTerm, error) {
 	if v.svc.terms == nil {
 		return nil, nil, nil
 	}
-	title, body := "", text
-	if t := draftTitle(text); t != "" {
-		title, body, _ = strings.Cut(strings.TrimSpace(text), "\n")
-		title = strings.TrimSpace(title)
-	}
+	title, body := splitDraft(text)
 	stats := v.CorpusStats()
 	var rerr error
 	resolve := func(key string, acronym bool) (Concept, bool) {

@@ -234,3 +234,31 @@ func reword(title string) string {
 	slices.Reverse(words)
 	return strings.Join(words, " ")
 }
+
+// A large team's other work does not bury the papers on the same topic:
+// people count as shared over the two teams' sizes, not one reason each.
+func TestRelatedTeamDoesNotBuryTopic(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	team := []string{"Ann Lee", "Bo Chen", "Cy Dorn", "Di Eng", "Ed Fox", "Flo Gray", "Gus Hale", "Hu Ives", "Ida Jun", "Jo Kell"}
+	ingestRecords(t, svc,
+		graph.Record{Title: "A benchmark for reward models", Authors: team,
+			Abstract: "We release a reward model benchmark. Reward models score responses; the reward model benchmark tests preference accuracy of reward models."},
+		graph.Record{Title: "Protein folding with sparse attention", Authors: team[:8],
+			Abstract: "We fold proteins with sparse attention. Protein folding needs long context, and sparse attention makes protein folding fast."},
+		graph.Record{Title: "Evaluating reward models on hard preferences", Authors: []string{"Kim Lo", "Lu Ma"},
+			Abstract: "Reward models are evaluated on a new reward model benchmark of hard preferences; reward models fail on preference accuracy."},
+	)
+	v := view(t, svc)
+	seed, err := v.PaperByTitle("A benchmark for reward models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := v.RelatedPapers(seed.ID, 2)
+	if err != nil || len(rel) == 0 {
+		t.Fatalf("%v, %d answers", err, len(rel))
+	}
+	if got := rel[0].Paper.Label; got != "Evaluating reward models on hard preferences" {
+		t.Errorf("first related paper %q (%s), want the paper on the same topic", got, rel[0].Why)
+	}
+}

@@ -76,7 +76,7 @@ func (db *DB) update(ctx context.Context, fn func(graph.Tx) error, committed fun
 	if db.flight != nil {
 		o.base, o.baseIndex = db.flight.o.tree, db.flight.o.index
 	}
-	t := &tx{reader: reader{txn: snap, over: o}, db: db}
+	t := &tx{reader: reader{txn: snap, over: o, ts: never}, db: db}
 	if db.dry == nil {
 		t.hot = db.hot
 		if db.wantFilter && db.filter == nil && db.misses >= filterAfterMisses {
@@ -137,6 +137,13 @@ func (db *DB) commit(f *flight, filter *keyFilter) {
 		return
 	}
 	defer txn.Discard()
+	// The cache's entries of the keys this commit writes change (unseen by
+	// snapshots) before Badger can make the commit visible: a snapshot
+	// taken after it must not find an older value there.
+	var changed [][]byte
+	if db.hot != nil {
+		changed = db.hot.apply(f.o)
+	}
 	res := make(chan error, 1)
 	txn.CommitWith(func(err error) { res <- err })
 	if filter != nil { // whether or not the commit lands: a superset is safe
@@ -146,17 +153,21 @@ func (db *DB) commit(f *flight, filter *keyFilter) {
 			}
 		})
 	}
-	if db.hot != nil {
-		db.hot.apply(f.o)
-	}
 	err = <-res
-	if err != nil && db.hot != nil {
-		db.hot.clear() // whatever landed, the cache must not be trusted
+	if db.hot != nil {
+		db.hot.land(changed, db.readTs(), err == nil)
 	}
 	if err == nil {
 		db.notifyCommit(f.o)
 	}
 	f.done <- err
+}
+
+// readTs is a read timestamp that sees every commit landed so far.
+func (db *DB) readTs() uint64 {
+	txn := db.bdb.NewTransaction(false)
+	defer txn.Discard()
+	return txn.ReadTs()
 }
 
 // OnCommit registers fn to be told, after each commit, the nodes whose

@@ -102,8 +102,6 @@ type DB struct {
 	// find and is off (it cost a tracked read per scanned key).
 	wmu sync.Mutex
 	hot *hotCache // locks itself (commits update it while the next update reads it)
-	// readOnly: nothing commits, so snapshots read through hot too
-	readOnly bool
 	dry      *btree.BTreeG[*pending] // set by DryRun
 	// flight is the commit under way (UpdateAsync) and next the snapshot
 	// taken just before it started; both guarded by wmu.
@@ -169,7 +167,7 @@ func Open(opts Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("open store %s: %w", opts.Dir, err)
 	}
-	db := &DB{bdb: bdb, dir: opts.Dir, reserveMin: uint64(max(opts.ReserveMB, 0)) << 20, maxValue: int(bo.ValueLogFileSize), log: opts.Logger, stop: make(chan struct{}), hot: newHotCache(opts.HotCacheMB << 20), wantFilter: opts.KeyFilter, readOnly: opts.ReadOnly}
+	db := &DB{bdb: bdb, dir: opts.Dir, reserveMin: uint64(max(opts.ReserveMB, 0)) << 20, maxValue: int(bo.ValueLogFileSize), log: opts.Logger, stop: make(chan struct{}), hot: newHotCache(opts.HotCacheMB << 20), wantFilter: opts.KeyFilter}
 	if err := db.checkVersion(opts.ReadOnly); err != nil {
 		bdb.Close()
 		return nil, err
@@ -272,10 +270,13 @@ func (db *DB) dropPrefix(what string, prefix []byte) error {
 	if err := db.settle(); err != nil {
 		return err
 	}
-	if db.hot != nil {
-		db.hot.clear()
+	if db.hot == nil {
+		return db.bdb.DropPrefix(prefix)
 	}
-	return db.bdb.DropPrefix(prefix)
+	db.hot.begin()
+	err := db.bdb.DropPrefix(prefix)
+	db.hot.land(nil, db.readTs(), false) // empties it
+	return err
 }
 
 // DryRun makes every later Update of this DB keep its writes in memory

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/researchkg/kg/graph"
@@ -834,4 +835,98 @@ func checksum(tb testing.TB, db *store.DB) uint64 {
 		tb.Fatalf("checksum: %v", err)
 	}
 	return c
+}
+
+// Snapshots read through the hot cache on a store that takes writes: a
+// write is seen by the next snapshot, and a snapshot taken while commits
+// land sees each commit whole (two counters every commit raises together
+// read equal) and never an older value than the snapshot before it (run
+// with -race: commits update the cache on their own goroutine while
+// queries read it).
+func TestSnapshotsReadThroughHotCacheAcrossCommits(t *testing.T) {
+	db := mustOpenWith(t, store.DefaultOptions(t.TempDir()))
+	ctx := context.Background()
+	id := graph.MakeID(graph.KindConcept, 1)
+	read := func() (a, b int64, label string) {
+		r, err := db.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		a, _ = r.Counter("df/a")
+		b, _ = r.Counter("df/b")
+		if n, err := r.Node(id); err == nil {
+			label = n.Label
+		}
+		return a, b, label
+	}
+	// one at a time: each read comes after a commit of keys the cache holds
+	for i := 1; i <= 50; i++ {
+		read() // the cache now holds the keys, at their old values
+		err := db.Update(ctx, func(tx graph.Tx) error {
+			tx.AddCounter("df/a", 1)
+			tx.AddCounter("df/b", 1)
+			return tx.PutNode(graph.Node{ID: id, Label: fmt.Sprint("v", i)})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b, l := read(); a != int64(i) || b != int64(i) || l != fmt.Sprint("v", i) {
+			t.Fatalf("after commit %d the next snapshot reads %d, %d, %q", i, a, b, l)
+		}
+	}
+	// and those reads came from memory: a snapshot's first read of a key
+	// after its commit goes to Badger, the second to the cache
+	before := store.HotHits(db)
+	read()
+	read()
+	if got := store.HotHits(db) - before; got < 3 {
+		t.Errorf("two snapshots after the last commit took %d values from the hot cache, want ≥ 3", got)
+	}
+	// readers while a writer commits asynchronously, as ingest does
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var bad atomic.Int64
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			last := int64(0)
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				a, b, _ := read()
+				if a != b || a < last {
+					if bad.Add(1) == 1 {
+						t.Errorf("a snapshot read df/a %d, df/b %d after %d", a, b, last)
+					}
+				}
+				last = a
+			}
+		}()
+	}
+	const commits = 400
+	for range commits {
+		err := db.UpdateAsync(ctx, func(tx graph.Tx) error {
+			if _, err := tx.AddCounter("df/a", 1); err != nil {
+				return err
+			}
+			_, err := tx.AddCounter("df/b", 1)
+			return err
+		}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	close(stop)
+	wg.Wait()
+	if a, b, _ := read(); a != 50+commits || b != a {
+		t.Errorf("at the end a snapshot reads %d, %d; want %d", a, b, 50+commits)
+	}
 }

@@ -14,3 +14,10 @@ func BuildFilterAfter(t interface{ Cleanup(func()) }, misses int) {
 	filterAfterMisses = misses
 	t.Cleanup(func() { filterAfterMisses = old })
 }
+
+// HotHits is how many reads the hot cache has answered.
+func HotHits(db *DB) int64 {
+	db.hot.mu.Lock()
+	defer db.hot.mu.Unlock()
+	return db.hot.hits
+}

@@ -9,21 +9,38 @@ import "sync"
 // time in Badger point reads (levelsController.get), nearly all of them on
 // keys that exist: a term's document frequency, a pair seen before.
 //
-// It is used only inside write transactions, which DB.Update runs one at a
-// time (wmu): nothing else can change a key between the cache and Badger.
+// Write transactions, which DB.Update runs one at a time (wmu), read
+// through it: nothing else can change a key between the cache and Badger.
 // Values enter it when read from Badger and change when a transaction
 // commits (apply, on the commit's goroutine while the next transaction
 // runs: that one reads the committing writes before the cache, so it never
 // asks for a key apply is changing); a failed commit clears it. A mutex
-// keeps the map whole between the two goroutines. Read-only snapshots
-// never use it: a snapshot must not see later commits.
+// keeps the map whole between the goroutines.
+//
+// Snapshots (queries) read through it too, versioned by Badger's commit
+// timestamps: each entry holds the latest committed value and from, the
+// first read timestamp known to see it. A snapshot at read timestamp R
+// takes an entry only when from ≤ R (the value was already the latest when
+// the snapshot was taken, and any later commit of the key would have
+// replaced the entry). A commit marks the entries it changes unseen
+// (from = never) before Badger applies it and stamps them with a read
+// timestamp taken after it landed; until then snapshots read Badger. A
+// snapshot adds a value it read only when no commit is under way and none
+// landed after its timestamp: then its value is still the latest. So a
+// store that takes writes serves its hot reads from memory as a read-only
+// one does, and a write is seen by the next snapshot
+// (TestSnapshotsReadThroughHotCacheAcrossCommits).
 //
 // Eviction is CLOCK over the map: an entry read since the last sweep
 // survives one sweep, so hapax keys (most new document-frequency keys are
 // read once) leave first and the hot set stays.
 type hotCache struct {
-	mu     sync.Mutex
-	m      map[string]hotEntry
+	mu sync.Mutex
+	m  map[string]hotEntry
+	// landed is a read timestamp that sees every landed commit; inflight
+	// counts commits begun and not landed (guarded by mu).
+	landed   uint64
+	inflight int
 	bytes  int64 // approximate memory held
 	budget int64
 	hits   int64
@@ -31,9 +48,13 @@ type hotCache struct {
 }
 
 type hotEntry struct {
-	val []byte
-	ref bool
+	val  []byte
+	from uint64 // snapshots with read timestamp ≥ from may take val
+	ref  bool
 }
+
+// never marks an entry changed by a commit that has not landed yet.
+const never = ^uint64(0)
 
 // entryOverhead approximates a map entry's cost beyond its key and value
 // bytes (string and slice headers, bucket share).
@@ -54,11 +75,14 @@ func cacheable(k []byte) bool {
 
 // The cache keys its map on the bytes of the keys passed to get and put,
 // without a copy: store builds every key afresh and never changes it.
-func (c *hotCache) get(k []byte) ([]byte, bool) {
+//
+// get serves write transactions (ts never: any entry) and snapshots at
+// read timestamp ts.
+func (c *hotCache) get(k []byte, ts uint64) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[string(k)]
-	if !ok {
+	if !ok || e.from > ts && ts != never {
 		c.misses++
 		return nil, false
 	}
@@ -70,20 +94,27 @@ func (c *hotCache) get(k []byte) ([]byte, bool) {
 	return e.val, true
 }
 
-// put stores a committed value; v must not change afterwards.
-func (c *hotCache) put(k, v []byte) {
+// put stores a committed value v of k, read at timestamp ts; v must not
+// change afterwards. A write transaction (writer) reads the latest
+// committed value of every key it does not find in the commit under way,
+// so its value is kept; a snapshot's only when no commit is under way and
+// none landed after ts.
+func (c *hotCache) put(k, v []byte, ts uint64, writer bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.set(k, v)
-}
-
-func (c *hotCache) set(k, v []byte) {
-	if old, ok := c.m[string(k)]; ok {
-		c.bytes += int64(len(v) - len(old.val))
-		c.m[keyString(k)] = hotEntry{val: v, ref: old.ref}
+	if !writer && (c.inflight > 0 || ts < c.landed) {
 		return
 	}
-	c.m[keyString(k)] = hotEntry{val: v}
+	c.set(k, v, ts)
+}
+
+func (c *hotCache) set(k, v []byte, from uint64) {
+	if old, ok := c.m[string(k)]; ok {
+		c.bytes += int64(len(v) - len(old.val))
+		c.m[keyString(k)] = hotEntry{val: v, from: from, ref: old.ref}
+		return
+	}
+	c.m[keyString(k)] = hotEntry{val: v, from: from}
 	c.bytes += int64(len(k)+len(v)) + entryOverhead
 	if c.bytes > c.budget {
 		c.evict()
@@ -117,20 +148,47 @@ func (c *hotCache) evict() {
 	}
 }
 
-func (c *hotCache) clear() {
+// begin is called before a drop of keys reaches Badger (apply, before a
+// commit's): until land, snapshots add nothing.
+func (c *hotCache) begin() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	clear(c.m)
-	c.bytes = 0
+	c.inflight++
 }
 
-// apply records a committed transaction's writes to the keys it holds.
-// Keys it does not hold stay out until read: most keys a transaction
-// creates (a new term's document frequency, a new pair) are not read again
-// soon, and inserting them all cost more than the reads it saved.
-func (c *hotCache) apply(o *overlay) {
+// land is called once the commit begun has landed (or failed: ok false,
+// and the cache is emptied, since whatever landed cannot be trusted); ts
+// is a read timestamp taken after it, and changed the entries its apply
+// set.
+func (c *hotCache) land(changed [][]byte, ts uint64, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.inflight--
+	c.landed = max(c.landed, ts)
+	if !ok {
+		clear(c.m)
+		c.bytes = 0
+		return
+	}
+	for _, k := range changed {
+		if e, held := c.m[string(k)]; held && e.from == never {
+			e.from = ts
+			c.m[string(k)] = e
+		}
+	}
+}
+
+// apply records a transaction's writes, before its commit starts, to the keys
+// the cache holds, marked unseen by snapshots until land, and returns the
+// keys it set. Keys it does not hold stay out until read: most keys a
+// transaction creates (a new term's document frequency, a new pair) are
+// not read again soon, and inserting them all cost more than the reads it
+// saved.
+func (c *hotCache) apply(o *overlay) [][]byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.inflight++
+	var changed [][]byte
 	o.each(func(p *pending) {
 		if !cacheable(p.key) {
 			return
@@ -139,8 +197,10 @@ func (c *hotCache) apply(o *overlay) {
 			if p.del {
 				c.remove(p.key)
 			} else {
-				c.set(p.key, p.val)
+				c.set(p.key, p.val, never)
+				changed = append(changed, p.key)
 			}
 		}
 	})
+	return changed
 }

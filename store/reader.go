@@ -19,17 +19,12 @@ func (db *DB) Read(ctx context.Context) (graph.Reader, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	r := &reader{txn: db.bdb.NewTransaction(false)}
-	if db.readOnly {
-		// Nothing commits to a read-only store, so the values the cache
-		// holds are those of every snapshot: queries read through it (a
-		// co-author list and its twenty names at a map lookup each instead
-		// of a walk of the LSM tree's levels). A store that takes writes
-		// keeps the cache to its write transactions: a snapshot must not
-		// see a value committed after it was taken.
-		r.hot = db.hot
-	}
-	return r, nil
+	// Queries read through the hot cache, versioned by commit timestamps
+	// (hot.go): a co-author list and its twenty names at a map lookup each
+	// instead of a walk of the LSM tree's levels, on a store that takes
+	// writes as on a read-only one.
+	txn := db.bdb.NewTransaction(false)
+	return &reader{txn: txn, hot: db.hot, ts: txn.ReadTs()}, nil
 }
 
 // reader reads a Badger snapshot; in a write transaction, under the
@@ -39,7 +34,8 @@ func (db *DB) Read(ctx context.Context) (graph.Reader, error) {
 type reader struct {
 	txn    *badger.Txn
 	over   *overlay   // set in write transactions
-	hot    *hotCache  // set in write transactions that may use it
+	hot    *hotCache  // set in write transactions that may use it, and in snapshots
+	ts     uint64     // a snapshot's read timestamp (write transactions: never)
 	filter *keyFilter // likewise
 	misses *int       // counts reads that found nothing (DB.misses)
 }
@@ -63,7 +59,7 @@ func (r *reader) get(k []byte) ([]byte, error) {
 	}
 	hot := r.hot != nil && cacheable(k)
 	if hot {
-		if v, ok := r.hot.get(k); ok {
+		if v, ok := r.hot.get(k, r.ts); ok {
 			return v, nil
 		}
 	}
@@ -79,7 +75,7 @@ func (r *reader) get(k []byte) ([]byte, error) {
 	}
 	v, err := item.ValueCopy(nil)
 	if hot && err == nil {
-		r.hot.put(k, v) // committed: the snapshot is the latest commit
+		r.hot.put(k, v, r.txn.ReadTs(), r.over != nil)
 	}
 	return v, err
 }

@@ -5,6 +5,7 @@
 # on the same store, in the same session, one after the other.
 #
 #   testdata/bench/coauthors/run.sh DATA_DIR [SECONDS]
+#   KG_BASELINE=/path/to/older/kg testdata/bench/coauthors/run.sh DATA_DIR
 #
 # Needs: a kg store (kg ingest --data DATA_DIR the arXiv file), wrk, and
 # PostgreSQL's initdb, pg_ctl and pgbench on the PATH (Debian: apt-get
@@ -63,11 +64,8 @@ command pgbench -h "$work" -U kg -n -c 8 -j 2 -T "$secs" -f "$work/coauthors.sql
   grep -E "^(tps|latency|number of transactions actually)"
 pg_ctl -D "$work/pg" -m fast stop >/dev/null 2>&1 || as "$pgbin/pg_ctl -D $work/pg -m fast stop >/dev/null"
 
-# kg serve, read-only, the same question by id
-port=$((20000 + RANDOM % 20000))
-"$work/kg" serve --read-only --data "$data" --addr "127.0.0.1:$port" --log-level warn >/dev/null 2>&1 &
-kgpid=$!
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
+# kg serve, the same question by id: the default (a store that takes
+# writes) and --read-only, one after the other
 cat > "$work/coauthors.lua" <<LUA
 local ids = {}
 for line in io.lines("$work/ids.txt") do ids[#ids + 1] = line end
@@ -79,8 +77,22 @@ request = function()
     '{"query":"query C(\$id: ID!) { node(id: \$id) { ... on Author { coauthors(first: 20) { weight author { id name } } } } }","variables":{"id":"author:' .. id .. '"}}')
 end
 LUA
-# warm: every sampled person once
-wrk -t2 -c8 -d3s -s "$work/coauthors.lua" "http://127.0.0.1:$port" >/dev/null
-echo "== kg serve: wrk, 8 connections, ${secs}s"
-wrk -t2 -c8 -d"${secs}s" --latency -s "$work/coauthors.lua" "http://127.0.0.1:$port" |
-  grep -E "Requests/sec|  50%|  99%|Non-2xx|errors"
+# KG_BASELINE=path/to/an/older/kg runs that build too, after this one
+runs="this:read-write this:read-only"
+[[ -n ${KG_BASELINE:-} ]] && runs="$runs baseline:read-write baseline:read-only"
+for run in $runs; do
+  build=${run%%:*} mode=${run#*:}
+  bin=$work/kg; [[ $build == baseline ]] && bin=$KG_BASELINE
+  flag=; [[ $mode == read-only ]] && flag=--read-only
+  port=$((20000 + RANDOM % 20000))
+  "$bin" serve $flag --data "$data" --addr "127.0.0.1:$port" --log-level warn >/dev/null 2>&1 &
+  kgpid=$!
+  for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
+  # warm: every sampled person once
+  wrk -t2 -c8 -d3s -s "$work/coauthors.lua" "http://127.0.0.1:$port" >/dev/null
+  echo "== kg serve ($build build, $mode): wrk, 8 connections, ${secs}s"
+  wrk -t2 -c8 -d"${secs}s" --latency -s "$work/coauthors.lua" "http://127.0.0.1:$port" |
+    grep -E "Requests/sec|  50%|  99%|Non-2xx|errors"
+  kill $kgpid; wait $kgpid 2>/dev/null || true
+  kgpid=
+done

@@ -101,8 +101,8 @@ type DB struct {
 	// With one writer, Badger's own conflict detection has nothing left to
 	// find and is off (it cost a tracked read per scanned key).
 	wmu sync.Mutex
-	hot *hotCache // locks itself (commits update it while the next update reads it)
-	dry      *btree.BTreeG[*pending] // set by DryRun
+	hot *hotCache               // locks itself (commits update it while the next update reads it)
+	dry *btree.BTreeG[*pending] // set by DryRun
 	// flight is the commit under way (UpdateAsync) and next the snapshot
 	// taken just before it started; both guarded by wmu.
 	flight *flight

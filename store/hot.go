@@ -41,10 +41,10 @@ type hotCache struct {
 	// counts commits begun and not landed (guarded by mu).
 	landed   uint64
 	inflight int
-	bytes  int64 // approximate memory held
-	budget int64
-	hits   int64
-	misses int64
+	bytes    int64 // approximate memory held
+	budget   int64
+	hits     int64
+	misses   int64
 }
 
 type hotEntry struct {

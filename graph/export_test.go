@@ -131,3 +131,5 @@ func (ix *facetIndex) check() error {
 	}
 	return nil
 }
+var FoldedEqual = foldedEqual
+var EdgeEnds = edgeEnds

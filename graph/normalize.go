@@ -245,6 +245,42 @@ func foldASCII(s string) (string, bool) {
 	return string(b), true
 }
 
+// foldedEqual reports whether FoldKey(s) == key, without building
+// FoldKey(s) when s is plain ASCII (no LaTeX, no control character): a
+// search compares the query with the label of every node it matched, and
+// folding each label was a quarter of a search's time.
+func foldedEqual(s, key string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x7f || c < 0x20 || c == '\\' || c == '$' {
+			return FoldKey(s) == key
+		}
+	}
+	j, space := 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		default:
+			space = true
+			continue
+		}
+		if space && j > 0 {
+			if j >= len(key) || key[j] != ' ' {
+				return false
+			}
+			j++
+		}
+		space = false
+		if j >= len(key) || key[j] != c {
+			return false
+		}
+		j++
+	}
+	return j == len(key)
+}
+
 // foldSpecial maps letters that NFKD does not decompose to their ASCII
 // spelling, as a reader without the diacritic would type them.
 var foldSpecial = map[rune]string{

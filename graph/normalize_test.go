@@ -206,3 +206,19 @@ func TestAmericanSpelling(t *testing.T) {
 		t.Error("dialogue and dialog are two concept keys")
 	}
 }
+
+// foldedEqual(s, key) is FoldKey(s) == key, for keys folded from any text
+// (a search's query), without folding s when it is plain ASCII.
+func FuzzFoldedEqual(f *testing.F) {
+	for _, p := range [][2]string{{"Learning", "learning"}, {"Deep  Learning!", "deep learning"}, {"learning", "Learning to Rank"},
+		{"GPT-4o", "gpt 4o"}, {"Schrödinger", "schrodinger"}, {`\textbf{Learning}`, "learning"}, {"a\x00b", "ab"}, {"", ""}, {"-", ""}} {
+		f.Add(p[0], p[1])
+	}
+	f.Fuzz(func(t *testing.T, s, q string) {
+		for _, key := range []string{graph.FoldKey(q), graph.FoldKey(s), q} {
+			if got, want := graph.FoldedEqual(s, key), graph.FoldKey(s) == key; got != want {
+				t.Fatalf("foldedEqual(%q, %q) = %v, want %v", s, key, got, want)
+			}
+		}
+	})
+}

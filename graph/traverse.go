@@ -81,11 +81,11 @@ func (v *View) Search(text string, kinds []Kind, first int) ([]Hit, error) {
 }
 
 func exactLabel(n *Node, query string) bool {
-	if FoldKey(n.Label) == query || FoldKey(n.Name) == query {
+	if foldedEqual(n.Label, query) || foldedEqual(n.Name, query) {
 		return true
 	}
 	for _, a := range n.Aliases {
-		if FoldKey(a) == query {
+		if foldedEqual(a, query) {
 			return true
 		}
 	}
@@ -111,42 +111,153 @@ type Subgraph struct {
 	Edges []Edge
 }
 
-// edgesOf returns up to maxFanout edges of each type at id, stored (both
-// directions) and derived, each with the neighbour it leads to. Four scans
-// per node: out-edges, in-edges and the two pair kinds.
-func (v *View) edgesOf(id NodeID) ([]nbEdge, error) {
-	var out []nbEdge
+// edgeBlock is the edges of one type at a node in one direction (pair
+// types: both).
+type edgeBlock struct {
+	t   EdgeType
+	dir Direction
+}
+
+// nodeEdges are the edges edgesOf read at a node, and the blocks it cut
+// short at its limit.
+type nodeEdges struct {
+	es  []nbEdge
+	cut []edgeBlock
+}
+
+// edgeEnds are the kinds at the two ends of each edge type (source,
+// target; pairs: both the same).
+var edgeEnds = map[EdgeType][2]Kind{
+	Authored: {KindAuthor, KindPaper}, InSubject: {KindPaper, KindSubject}, Mentions: {KindPaper, KindConcept},
+	HasCode: {KindPaper, KindRepository}, OwnedBy: {KindRepository, KindOrganization}, Broader: {KindConcept, KindConcept},
+	CoAuthor: {KindAuthor, KindAuthor}, CoOccurs: {KindConcept, KindConcept},
+}
+
+// hasEdges reports whether a node of kind k may have stored edges in
+// direction dir.
+func hasEdges(k Kind, dir Direction) bool {
+	for t, ends := range edgeEnds {
+		if t < CoAuthor && (dir == Out && ends[0] == k || dir == In && ends[1] == k) {
+			return true
+		}
+	}
+	return false
+}
+
+// edgesOf returns up to limit edges of each type at id, stored (both
+// directions) and derived, each with the neighbour it leads to, in type
+// order then id order, and the blocks it cut short. A node's stored edges
+// are one scan per direction; when one type reaches the limit (a subject's
+// 20,000 papers) the scan stops there and the later types are read one
+// scan each, so a node costs what it returns, not its degree.
+func (v *View) edgesOf(id NodeID, limit int) (nodeEdges, error) {
+	var out nodeEdges
+	add := func(dir Direction, t EdgeType, o NodeID, w float64) {
+		e := Edge{Source: id, Target: o, Type: t, Weight: w, HasWeight: t == Mentions}
+		if dir == In {
+			e.Source, e.Target = o, id
+		}
+		out.es = append(out.es, nbEdge{o, e})
+	}
 	for _, dir := range []Direction{Out, In} {
-		per := map[EdgeType]int{}
+		if !hasEdges(id.Kind(), dir) {
+			continue // an author has no in-edges, a subject no out-edges
+		}
+		var cur, cutAt EdgeType
+		n := 0
 		err := v.r.AllEdges(id, dir, func(t EdgeType, o NodeID, w float64) bool {
-			if per[t] >= maxFanout {
-				return true
+			if t != cur {
+				cur, n = t, 0
 			}
-			per[t]++
-			e := Edge{Source: id, Target: o, Type: t, Weight: w, HasWeight: t == Mentions}
-			if dir == In {
-				e.Source, e.Target = o, id
+			if n == limit {
+				cutAt = t
+				return false
 			}
-			out = append(out, nbEdge{o, e})
+			n++
+			add(dir, t, o, w)
 			return true
 		})
 		if err != nil {
-			return nil, err
+			return out, err
+		}
+		if cutAt == 0 {
+			continue
+		}
+		out.cut = append(out.cut, edgeBlock{cutAt, dir})
+		for t := cutAt + 1; t < CoAuthor; t++ { // the stored types after it
+			n := 0
+			err := v.r.Edges(id, t, dir, func(o NodeID, w float64) bool {
+				if n == limit {
+					out.cut = append(out.cut, edgeBlock{t, dir})
+					return false
+				}
+				n++
+				add(dir, t, o, w)
+				return true
+			})
+			if err != nil {
+				return out, err
+			}
 		}
 	}
 	for _, t := range []EdgeType{CoAuthor, CoOccurs} {
-		seen := 0
-		err := v.r.Pairs(t, id, func(o NodeID, n int64) bool {
-			e := Edge{Source: min(id, o), Target: max(id, o), Type: t, Weight: float64(n), HasWeight: true}
-			out = append(out, nbEdge{o, e})
-			seen++
-			return seen < maxFanout
+		if edgeEnds[t][0] != id.Kind() {
+			continue
+		}
+		n := 0
+		err := v.r.Pairs(t, id, func(o NodeID, c int64) bool {
+			if n == limit {
+				out.cut = append(out.cut, edgeBlock{t, Out})
+				return false
+			}
+			n++
+			out.es = append(out.es, nbEdge{o, Edge{Source: min(id, o), Target: max(id, o), Type: t, Weight: float64(c), HasWeight: true}})
+			return true
 		})
 		if err != nil {
-			return nil, err
+			return out, err
 		}
 	}
 	return out, nil
+}
+
+// edgesTo finds the edges of a block edgesOf cut short at id that lead to
+// the nodes of others, one point read each (of the nodes of the kind the
+// block's edges lead to).
+func (v *View) edgesTo(id NodeID, b edgeBlock, others []NodeID, fn func(Edge)) error {
+	ends, known := edgeEnds[b.t]
+	want := ends[1]
+	if b.dir == In {
+		want = ends[0]
+	}
+	for _, o := range others {
+		if o == id || known && o.Kind() != want {
+			continue
+		}
+		switch {
+		case b.t == CoAuthor || b.t == CoOccurs:
+			n, err := v.r.Pair(b.t, id, o)
+			if err != nil {
+				return err
+			}
+			if n != 0 {
+				fn(Edge{Source: min(id, o), Target: max(id, o), Type: b.t, Weight: float64(n), HasWeight: true})
+			}
+		default:
+			src, dst := id, o
+			if b.dir == In {
+				src, dst = o, id
+			}
+			w, ok, err := v.r.Edge(src, b.t, dst)
+			if err != nil {
+				return err
+			}
+			if ok {
+				fn(Edge{Source: src, Target: dst, Type: b.t, Weight: w, HasWeight: b.t == Mentions})
+			}
+		}
+	}
+	return nil
 }
 
 type nbEdge struct {
@@ -157,21 +268,30 @@ type nbEdge struct {
 // Neighborhood returns the nodes within depth hops of start (breadth first,
 // at most first nodes, kinds filtering which nodes are taken; start is always
 // included) and every edge among them.
+//
+// Each node's edges are read up to first of a type: every edge of a type
+// leads to nodes of one kind, so kinds take or skip a type whole, and a
+// walk that has taken n nodes skips at most n of a type's edges before it
+// has taken the first − n it still needs; so the nodes are those a read of
+// every edge would give. The edges among the nodes are found from either
+// end; where both ends were cut short (two concepts of thousands of
+// papers), by a point read.
 func (v *View) Neighborhood(start NodeID, depth int, kinds []Kind, first int) (Subgraph, error) {
 	var g Subgraph
 	root, err := v.Node(start)
 	if err != nil {
 		return g, err
 	}
+	limit := max(first, 1)
 	in := map[NodeID]bool{start: true}
 	order := []NodeID{start}
 	g.Nodes = append(g.Nodes, root)
-	visited := map[NodeID][]nbEdge{}
-	visit := func(id NodeID) ([]nbEdge, error) {
+	visited := map[NodeID]nodeEdges{}
+	visit := func(id NodeID) (nodeEdges, error) {
 		if es, ok := visited[id]; ok {
 			return es, nil
 		}
-		es, err := v.edgesOf(id)
+		es, err := v.edgesOf(id, limit)
 		visited[id] = es
 		return es, err
 	}
@@ -179,12 +299,12 @@ func (v *View) Neighborhood(start NodeID, depth int, kinds []Kind, first int) (S
 	for d := 0; d < depth && len(frontier) > 0 && len(order) < first; d++ {
 		var next []NodeID
 		for _, id := range frontier {
-			es, err := visit(id)
+			ne, err := visit(id)
 			if err != nil {
 				return g, err
 			}
-			for _, ne := range es {
-				o := ne.other
+			for _, e := range ne.es {
+				o := e.other
 				if in[o] || len(order) >= first || (len(kinds) > 0 && !slices.Contains(kinds, o.Kind())) {
 					continue
 				}
@@ -208,18 +328,27 @@ func (v *View) Neighborhood(start NodeID, depth int, kinds []Kind, first int) (S
 		typ  EdgeType
 	}
 	seen := map[ekey]bool{}
+	keep := func(e Edge) {
+		k := ekey{e.Source, e.Target, e.Type}
+		if !seen[k] {
+			seen[k] = true
+			g.Edges = append(g.Edges, e)
+		}
+	}
 	for _, id := range order {
-		es, err := visit(id)
+		ne, err := visit(id)
 		if err != nil {
 			return g, err
 		}
-		for _, ne := range es {
-			k := ekey{ne.e.Source, ne.e.Target, ne.e.Type}
-			if !in[ne.other] || seen[k] {
-				continue
+		for _, e := range ne.es {
+			if in[e.other] {
+				keep(e.e)
 			}
-			seen[k] = true
-			g.Edges = append(g.Edges, ne.e)
+		}
+		for _, b := range ne.cut {
+			if err := v.edgesTo(id, b, order, keep); err != nil {
+				return g, err
+			}
 		}
 	}
 	return g, nil

@@ -1,6 +1,11 @@
 package store
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/researchkg/kg/graph"
+)
 
 // hotCache holds committed values of the small keys ingest reads and
 // rewrites all the time: counters (document frequencies, degrees), pair
@@ -48,7 +53,12 @@ type hotCache struct {
 }
 
 type hotEntry struct {
-	val  []byte
+	val []byte
+	// node is val decoded, once a snapshot has read it as a node (nil
+	// until then, and again when val changes): search and neighbourhoods
+	// read thousands of nodes, and decoding their JSON was 70% of a
+	// search's time.
+	node *graph.Node
 	from uint64 // snapshots with read timestamp ≥ from may take val
 	ref  bool
 }
@@ -110,7 +120,7 @@ func (c *hotCache) put(k, v []byte, ts uint64, writer bool) {
 
 func (c *hotCache) set(k, v []byte, from uint64) {
 	if old, ok := c.m[string(k)]; ok {
-		c.bytes += int64(len(v) - len(old.val))
+		c.bytes += int64(len(v) - old.size())
 		c.m[keyString(k)] = hotEntry{val: v, from: from, ref: old.ref}
 		return
 	}
@@ -121,9 +131,47 @@ func (c *hotCache) set(k, v []byte, from uint64) {
 	}
 }
 
+// size is the memory an entry's value takes: its bytes, and the decoded
+// node (about twice them) when there is one.
+func (e hotEntry) size() int {
+	if e.node != nil {
+		return 3 * len(e.val)
+	}
+	return len(e.val)
+}
+
+// decoded returns the node decoded from v, when k's entry still holds v
+// (the very slice a read returned) and a snapshot decoded it before. The
+// node is shared: callers copy it, and must not change what its slices
+// hold.
+func (c *hotCache) decoded(k, v []byte) *graph.Node {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[string(k)]; ok && sameSlice(e.val, v) {
+		return e.node
+	}
+	return nil
+}
+
+// keepDecoded keeps n, decoded from v, beside k's entry if that still
+// holds v.
+func (c *hotCache) keepDecoded(k, v []byte, n *graph.Node) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[string(k)]; ok && e.node == nil && sameSlice(e.val, v) {
+		c.bytes += int64(2 * len(v))
+		e.node = n
+		c.m[keyString(k)] = e
+	}
+}
+
+func sameSlice(a, b []byte) bool {
+	return len(a) == len(b) && len(a) > 0 && unsafe.SliceData(a) == unsafe.SliceData(b)
+}
+
 func (c *hotCache) remove(k []byte) {
 	if old, ok := c.m[string(k)]; ok {
-		c.bytes -= int64(len(k)+len(old.val)) + entryOverhead
+		c.bytes -= int64(len(k)+old.size()) + entryOverhead
 		delete(c.m, string(k))
 	}
 }
@@ -139,7 +187,7 @@ func (c *hotCache) evict() {
 				c.m[k] = e
 				continue
 			}
-			c.bytes -= int64(len(k)+len(e.val)) + entryOverhead
+			c.bytes -= int64(len(k)+e.size()) + entryOverhead
 			delete(c.m, k)
 			if c.bytes <= target {
 				return

@@ -81,15 +81,30 @@ func (r *reader) get(k []byte) ([]byte, error) {
 }
 
 func (r *reader) Node(id graph.NodeID) (graph.Node, error) {
-	v, err := r.get(nodeKey(id))
+	k := nodeKey(id)
+	v, err := r.get(k)
 	if err != nil {
 		return graph.Node{}, err
+	}
+	// A snapshot takes a node decoded before from the hot cache; a write
+	// transaction decodes its own copy (the writer changes nodes).
+	shared := r.over == nil && r.hot != nil
+	if shared {
+		if n := r.hot.decoded(k, v); n != nil {
+			return *n, nil
+		}
 	}
 	var n graph.Node
 	if err := json.Unmarshal(v, &n); err != nil {
 		return graph.Node{}, fmt.Errorf("decode node %s: %w", id, err)
 	}
 	n.ID = id
+	if shared {
+		// full slices: a caller's append to a copy's list must not write
+		// into the shared one
+		n.Aliases, n.Sources, n.CoOccurs = slices.Clip(n.Aliases), slices.Clip(n.Sources), slices.Clip(n.CoOccurs)
+		r.hot.keepDecoded(k, v, &n)
+	}
 	return n, nil
 }
 

@@ -1,0 +1,216 @@
+package graph_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/researchkg/kg/graph"
+)
+
+// traverseGraph is the seed pages, the arXiv sample and an Atom feed.
+func traverseGraph(t *testing.T) (*graph.Service, graph.Reader) {
+	t.Helper()
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	ingestFiles(t, svc, append(seedFiles(t), "../testdata/arxiv/sample.jsonl", "../testdata/atom/query.xml")...)
+	r, err := db.Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	return svc, r
+}
+
+// Every edge the store holds runs between the kinds edgeEnds names for
+// its type (Neighborhood skips the scans a kind cannot have and the point
+// reads of nodes of other kinds by them).
+func TestEdgeEndsMatchTheStore(t *testing.T) {
+	for _, typ := range []graph.EdgeType{graph.Authored, graph.InSubject, graph.Mentions, graph.HasCode, graph.OwnedBy, graph.Broader, graph.CoAuthor, graph.CoOccurs} {
+		if _, ok := graph.EdgeEnds[typ]; !ok {
+			t.Errorf("edge type %v has no ends", typ)
+		}
+	}
+	_, r := traverseGraph(t)
+	seen := map[graph.EdgeType]int{}
+	for _, k := range graph.Kinds {
+		err := r.NodeIDs(k, 0, func(id graph.NodeID) bool {
+			for _, dir := range []graph.Direction{graph.Out, graph.In} {
+				r.AllEdges(id, dir, func(typ graph.EdgeType, o graph.NodeID, _ float64) bool {
+					seen[typ]++
+					src, dst := id, o
+					if dir == graph.In {
+						src, dst = o, id
+					}
+					if ends := graph.EdgeEnds[typ]; src.Kind() != ends[0] || dst.Kind() != ends[1] {
+						t.Errorf("%v edge %v → %v: ends %v", typ, src, dst, ends)
+					}
+					return true
+				})
+			}
+			for _, typ := range []graph.EdgeType{graph.CoAuthor, graph.CoOccurs} {
+				r.Pairs(typ, id, func(o graph.NodeID, _ int64) bool {
+					seen[typ]++
+					if ends := graph.EdgeEnds[typ]; id.Kind() != ends[0] || o.Kind() != ends[0] {
+						t.Errorf("%v pair %v, %v: ends %v", typ, id, o, ends)
+					}
+					return true
+				})
+			}
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, typ := range []graph.EdgeType{graph.Authored, graph.InSubject, graph.Mentions, graph.CoAuthor, graph.CoOccurs} {
+		if seen[typ] == 0 {
+			t.Errorf("no %v edges in the test graph: the check checked nothing", typ)
+		}
+	}
+}
+
+// Neighborhood reads each node's edges only up to first of a type,
+// and finds the edges among the nodes it took by point reads where both
+// ends were cut short. It answers what a walk over every edge answers:
+// the same nodes in the same order and every edge among them.
+func TestNeighborhoodCutShortAnswersAsAFullWalk(t *testing.T) {
+	svc, r := traverseGraph(t)
+	v := view(t, svc)
+	full := func(id graph.NodeID) []graph.Edge { // every edge, in edgesOf's order
+		var out []graph.Edge
+		for _, dir := range []graph.Direction{graph.Out, graph.In} {
+			r.AllEdges(id, dir, func(typ graph.EdgeType, o graph.NodeID, w float64) bool {
+				e := graph.Edge{Source: id, Target: o, Type: typ, Weight: w, HasWeight: typ == graph.Mentions}
+				if dir == graph.In {
+					e.Source, e.Target = o, id
+				}
+				out = append(out, e)
+				return true
+			})
+		}
+		for _, typ := range []graph.EdgeType{graph.CoAuthor, graph.CoOccurs} {
+			r.Pairs(typ, id, func(o graph.NodeID, n int64) bool {
+				out = append(out, graph.Edge{Source: min(id, o), Target: max(id, o), Type: typ, Weight: float64(n), HasWeight: true})
+				return true
+			})
+		}
+		return out
+	}
+	other := func(id graph.NodeID, e graph.Edge) graph.NodeID {
+		if e.Source == id {
+			return e.Target
+		}
+		return e.Source
+	}
+	walk := func(start graph.NodeID, depth, first int) ([]graph.NodeID, []string) {
+		in := map[graph.NodeID]bool{start: true}
+		order, frontier := []graph.NodeID{start}, []graph.NodeID{start}
+		for d := 0; d < depth && len(frontier) > 0 && len(order) < first; d++ {
+			var next []graph.NodeID
+			for _, id := range frontier {
+				for _, e := range full(id) {
+					if o := other(id, e); !in[o] && len(order) < first {
+						in[o] = true
+						order, next = append(order, o), append(next, o)
+					}
+				}
+				if len(order) >= first {
+					break
+				}
+			}
+			frontier = next
+		}
+		var edges []string
+		for _, id := range order {
+			for _, e := range full(id) {
+				if in[other(id, e)] {
+					edges = append(edges, fmt.Sprint(e))
+				}
+			}
+		}
+		return order, slices.Compact(slices.Sorted(slices.Values(edges)))
+	}
+	// roots of every kind, the ones with most edges first
+	var roots []graph.NodeID
+	for _, k := range []graph.Kind{graph.KindSubject, graph.KindConcept, graph.KindAuthor, graph.KindPaper} {
+		var ids []graph.NodeID
+		r.NodeIDs(k, 0, func(id graph.NodeID) bool { ids = append(ids, id); return true })
+		slices.SortStableFunc(ids, func(a, b graph.NodeID) int { return len(full(b)) - len(full(a)) })
+		roots = append(roots, ids[:min(3, len(ids))]...)
+	}
+	cut := 0
+	for _, root := range roots {
+		if len(full(root)) > 4 {
+			cut++
+		}
+		for _, depth := range []int{1, 2, 3} {
+			for _, first := range []int{2, 3, 5, 20, 100} {
+				wantNodes, wantEdges := walk(root, depth, first)
+				g, err := v.Neighborhood(root, depth, nil, first)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var gotNodes []graph.NodeID
+				for _, n := range g.Nodes {
+					gotNodes = append(gotNodes, n.ID)
+				}
+				var gotEdges []string
+				for _, e := range g.Edges {
+					gotEdges = append(gotEdges, fmt.Sprint(e))
+				}
+				slices.Sort(gotEdges)
+				if !slices.Equal(gotNodes, wantNodes) {
+					t.Errorf("%v depth %d first %d: nodes %v, a full walk takes %v", root, depth, first, gotNodes, wantNodes)
+				}
+				if !slices.Equal(gotEdges, wantEdges) {
+					t.Errorf("%v depth %d first %d: %d edges, a full walk finds %d", root, depth, first, len(gotEdges), len(wantEdges))
+				}
+			}
+		}
+	}
+	if cut < 6 {
+		t.Errorf("only %d roots have more edges than first 2 reads of them: the cut was hardly tested", cut)
+	}
+}
+
+// Two concepts of many co-occurring concepts each, taken beside a third:
+// the pair between them lies past the first edges read at either end,
+// and is found by a point read.
+func TestNeighborhoodFindsEdgesPastBothCuts(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	c := func(i uint64) graph.NodeID { return graph.MakeID(graph.KindConcept, i) }
+	root, h1, h2 := c(2000), c(1000), c(1001)
+	err := db.Update(context.Background(), func(tx graph.Tx) error {
+		for _, id := range []graph.NodeID{root, h1, h2} {
+			tx.PutNode(graph.Node{ID: id, Label: fmt.Sprint(id)})
+		}
+		for i := uint64(1); i <= 10; i++ { // fillers, ids below the hubs'
+			tx.PutNode(graph.Node{ID: c(i), Label: fmt.Sprint("filler ", i)})
+			tx.AddPair(graph.CoOccurs, h1, c(i), 1)
+			tx.AddPair(graph.CoOccurs, h2, c(i), 1)
+		}
+		tx.AddPair(graph.CoOccurs, h1, h2, 7)
+		tx.AddPair(graph.CoOccurs, root, h1, 1)
+		_, err := tx.AddPair(graph.CoOccurs, root, h2, 1)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := view(t, svc).Neighborhood(root, 1, nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range g.Edges {
+		got = append(got, fmt.Sprintf("%v-%v %v", e.Source, e.Target, e.Weight))
+	}
+	slices.Sort(got)
+	want := []string{fmt.Sprintf("%v-%v 7", h1, h2), fmt.Sprintf("%v-%v 1", h1, root), fmt.Sprintf("%v-%v 1", h2, root)}
+	if len(g.Nodes) != 3 || !slices.Equal(got, want) {
+		t.Errorf("%d nodes, edges %v; want 3 nodes, edges %v", len(g.Nodes), got, want)
+	}
+}

@@ -131,5 +131,6 @@ func (ix *facetIndex) check() error {
 	}
 	return nil
 }
+
 var FoldedEqual = foldedEqual
 var EdgeEnds = edgeEnds

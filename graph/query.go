@@ -316,6 +316,11 @@ func (v *View) AuthorConcepts(a NodeID, first int) ([]Weighted, error) {
 // "latent diffusion model" for "diffusion model"), co-occurs with it by
 // construction and says nothing: it is left out (Broader and Narrower
 // give the hierarchy).
+//
+// The weights come from the pair counters and degrees alone; nodes are
+// read only for the best, a run of equal weights at a time (ordered by
+// label), until first are taken: "reinforcement learning" co-occurs with
+// 9,000 concepts, and reading them all was most of the answer's time.
 func (v *View) ConceptRelated(c NodeID, first int) ([]Weighted, error) {
 	cn, err := v.Node(c)
 	if err != nil {
@@ -326,13 +331,29 @@ func (v *View) ConceptRelated(c NodeID, first int) ([]Weighted, error) {
 		return nil, err
 	}
 	out := make([]Weighted, 0, min(first, len(all)))
-	for _, w := range all {
-		if len(out) == first {
-			break
+	for i := 0; i < len(all) && len(out) < first; {
+		j := i + 1
+		for j < len(all) && all[j].w == all[i].w {
+			j++
 		}
-		if !nameInName(cn.Label, w.Node.Label) {
-			out = append(out, w)
+		run := make([]Weighted, 0, j-i)
+		for _, x := range all[i:j] {
+			n, err := v.Node(x.id)
+			if ErrorCode(err) == NotFound {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			run = append(run, Weighted{n, x.w})
 		}
+		slices.SortFunc(run, func(a, b Weighted) int { return strings.Compare(a.Node.Label, b.Node.Label) })
+		for _, w := range run {
+			if len(out) < first && !nameInName(cn.Label, w.Node.Label) {
+				out = append(out, w)
+			}
+		}
+		i = j
 	}
 	return out, nil
 }
@@ -364,14 +385,20 @@ func nameWords(name string) []string {
 	return out
 }
 
+// idWeight is a node's id and a weight.
+type idWeight struct {
+	id NodeID
+	w  float64
+}
+
 // conceptRelated is every concept co-occurring with c, by Ochiai
-// coefficient descending.
-func (v *View) conceptRelated(c NodeID) ([]Weighted, error) {
+// coefficient descending (ties: any order).
+func (v *View) conceptRelated(c NodeID) ([]idWeight, error) {
 	dc, err := v.r.Counter(degreeCounter(c, Mentions))
 	if err != nil {
 		return nil, err
 	}
-	m := map[NodeID]float64{}
+	var out []idWeight
 	var ierr error
 	if err := v.r.Pairs(CoOccurs, c, func(b NodeID, n int64) bool {
 		db, err := v.r.Counter(degreeCounter(b, Mentions))
@@ -379,7 +406,7 @@ func (v *View) conceptRelated(c NodeID) ([]Weighted, error) {
 			ierr = err
 			return false
 		}
-		m[b] = Round3(float64(n) / math.Sqrt(float64(max(dc, 1)*max(db, 1))))
+		out = append(out, idWeight{b, Round3(float64(n) / math.Sqrt(float64(max(dc, 1)*max(db, 1))))})
 		return true
 	}); err != nil {
 		return nil, err
@@ -387,7 +414,8 @@ func (v *View) conceptRelated(c NodeID) ([]Weighted, error) {
 	if ierr != nil {
 		return nil, ierr
 	}
-	return v.weighted(m, len(m))
+	slices.SortFunc(out, func(a, b idWeight) int { return cmp.Compare(b.w, a.w) })
+	return out, nil
 }
 
 // Broader returns the concepts c is a kind of.

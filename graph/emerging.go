@@ -106,6 +106,7 @@ type Emerged struct {
 // before it are the concept's history, against which a burst is one.
 // Papers of unknown month are not counted.
 func (v *View) Emerging(s *Selection, first int) ([]Emerged, error) {
+	s = s.orAll()
 	type found struct {
 		id    NodeID
 		burst Burst

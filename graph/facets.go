@@ -191,6 +191,7 @@ type counted struct {
 // once in each bucket it belongs to; a paper of unknown year (month) is in
 // no year (month) bucket, but in Total.
 func (v *View) Facets(by Facet, s *Selection, first int) (FacetResult, error) {
+	s = s.orAll()
 	var res FacetResult
 	var nodes []counted
 	var periods []int // year or month index, count
@@ -361,6 +362,7 @@ type Ranked struct {
 // selection matches: count descending, then key, as Facets orders its
 // buckets. The score is the share of the matching papers.
 func (v *View) Top(kind Kind, s *Selection, first int) ([]Ranked, error) {
+	s = s.orAll()
 	by := map[Kind]Facet{KindAuthor: FacetAuthor, KindConcept: FacetConcept, KindSubject: FacetSubject}[kind]
 	if by == 0 {
 		return nil, Errorf(Invalid, "top ranks people (AUTHOR), concepts (CONCEPT) or subjects (SUBJECT), not %s", kind)

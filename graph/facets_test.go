@@ -514,3 +514,41 @@ func TestCoauthorsWhereAllMatchProfiles(t *testing.T) {
 		t.Errorf("checked %d people", checked)
 	}
 }
+
+// A nil selection is no filter: each View method that takes one answers
+// as with View.Select(nil).
+func TestNilSelectionSelectsAll(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	ingestFiles(t, svc, seedFiles(t)...)
+	v := view(t, svc)
+	all := selectOrFail(t, v, nil)
+	f1, err1 := v.Facets(graph.FacetYear, nil, 10)
+	f2, err2 := v.Facets(graph.FacetYear, all, 10)
+	if err1 != nil || err2 != nil || f1.Total == 0 || f1.Total != f2.Total {
+		t.Errorf("facets: %v %v, %v %v", f1.Total, err1, f2.Total, err2)
+	}
+	t1, err1 := v.Top(graph.KindAuthor, nil, 3)
+	t2, err2 := v.Top(graph.KindAuthor, all, 3)
+	if err1 != nil || err2 != nil || len(t1) == 0 || len(t1) != len(t2) {
+		t.Errorf("top: %v %v, %v %v", t1, err1, t2, err2)
+	}
+	if _, err := v.Emerging(nil, 3); err != nil {
+		t.Error(err)
+	}
+	a, b := t1[0].Node.ID, t1[1].Node.ID
+	if _, err := v.Path(context.Background(), a, b, 6, nil); err != nil {
+		t.Error(err)
+	}
+	if _, err := v.CoAuthorsWhere(nil, a, 5); err != nil {
+		t.Error(err)
+	}
+	if _, err := v.SharedPapersWhere(nil, a, b); err != nil {
+		t.Error(err)
+	}
+	p1, err1 := v.PaperList(nil, a, graph.Newest, 5, "")
+	p2, err2 := v.PaperList(all, a, graph.Newest, 5, "")
+	if err1 != nil || err2 != nil || p1.Total == 0 || p1.Total != p2.Total {
+		t.Errorf("papers: %v %v, %v %v", p1.Total, err1, p2.Total, err2)
+	}
+}

@@ -33,7 +33,8 @@ func (f *PaperFilter) Empty() bool {
 		f.YearFrom == 0 && f.YearTo == 0 && f.MonthFrom == "" && f.MonthTo == ""
 }
 
-// Selection is a filter resolved to nodes (View.Select): per dimension
+// Selection is a filter resolved to nodes (View.Select; nil selects
+// every paper): per dimension
 // the nodes any of which a paper must have (nil: no condition), nodes a
 // paper must all have (the owner of a list: Concept.papers), and a span
 // of packed dates.
@@ -46,6 +47,15 @@ type Selection struct {
 
 // selectAll matches every paper.
 func selectAll() *Selection { return &Selection{hi: math.MaxUint32} }
+
+// orAll is s, or every paper when s is nil: the View methods that take a
+// selection take nil for "no filter".
+func (s *Selection) orAll() *Selection {
+	if s == nil {
+		return selectAll()
+	}
+	return s
+}
 
 // with adds the condition "has node id" (a person's, a subject's or a
 // concept's own papers).

@@ -34,6 +34,7 @@ type CollaborationPath struct {
 // Of several shortest paths it returns one deterministically. The search
 // stops with ctx's error when ctx ends.
 func (v *View) Path(ctx context.Context, from, to NodeID, maxLength int, s *Selection) (*CollaborationPath, error) {
+	s = s.orAll()
 	if maxLength < 1 || maxLength > MaxPathLength {
 		return nil, Errorf(Invalid, "maxLength must be between 1 and %d, got %d", MaxPathLength, maxLength)
 	}

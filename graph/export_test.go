@@ -134,3 +134,11 @@ func (ix *facetIndex) check() error {
 
 var FoldedEqual = foldedEqual
 var EdgeEnds = edgeEnds
+
+// SetRelCacheMin sets the list size from which a concept's relevance
+// order is kept; the returned function restores it.
+func SetRelCacheMin(n int) (restore func()) {
+	old := relCacheMin
+	relCacheMin = n
+	return func() { relCacheMin = old }
+}

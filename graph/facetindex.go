@@ -10,6 +10,7 @@ package graph
 import (
 	"slices"
 	"sort"
+	"sync"
 )
 
 // Facet dimensions held per paper, in the order of facetIndex.dicts.
@@ -115,6 +116,18 @@ type facetIndex struct {
 	words     map[string]uint32
 	wordIDF   []float32
 	wordNorms []float32
+	// byRel holds the relevance order of a large concept's whole list
+	// (Concept.papers without a filter, what a dashboard asks most) until
+	// the index next changes (weigh empties it); relMu guards it between
+	// the concurrent queries that fill it
+	relMu sync.Mutex
+	byRel map[uint32]relOrder
+}
+
+// relOrder is a list of rows in relevance order, with their weights.
+type relOrder struct {
+	rows    []uint32
+	weights []uint16
 }
 
 func newFacetIndex(facts []paperFacts) *facetIndex {

@@ -91,6 +91,7 @@ func (v *View) Papers(owner NodeID, first int, after string) (PaperPage, error) 
 // when it is not 0 (a person, subject or concept), in an order, starting
 // after a cursor of the same list ("" for the first page).
 func (v *View) PaperList(s *Selection, owner NodeID, order PaperOrder, first int, after string) (PaperPage, error) {
+	s = s.orAll()
 	if owner != 0 {
 		if _, ok := dimOf(owner.Kind()); !ok {
 			return PaperPage{}, Errorf(Invalid, "%s has no paper list", owner)
@@ -118,7 +119,7 @@ func (v *View) PaperList(s *Selection, owner NodeID, order PaperOrder, first int
 			rows = slices.Clone(rows)
 			slices.Reverse(rows)
 		case order == Relevance && len(concepts) > 0:
-			rows, weights = ix.byRelevance(rows, concepts)
+			rows, weights = ix.relevanceOrder(rows, concepts)
 		}
 		i := 0
 		if after != "" {
@@ -174,6 +175,37 @@ func (c cursor) precedes(d cursor) bool {
 	return c.key.before(d.key)
 }
 
+// relCacheMin is the size of a concept's list from which its relevance
+// order is kept between queries.
+var relCacheMin = 512
+
+// relevanceOrder is byRelevance, taken from byRel when rows are a large
+// concept's whole list. The result may be shared: read it, never change
+// it.
+func (ix *facetIndex) relevanceOrder(rows []uint32, concepts []NodeID) ([]uint32, []uint16) {
+	if len(concepts) != 1 || len(rows) < relCacheMin {
+		return ix.byRelevance(rows, concepts)
+	}
+	o, ok := ix.dicts[dimConcept].ord[concepts[0]]
+	if posts := ix.dicts[dimConcept].posts; !ok || len(posts[o]) != len(rows) || &posts[o][0] != &rows[0] {
+		return ix.byRelevance(rows, concepts) // a filtered part of the list
+	}
+	ix.relMu.Lock()
+	c, hit := ix.byRel[o]
+	ix.relMu.Unlock()
+	if hit {
+		return c.rows, c.weights
+	}
+	r, w := ix.byRelevance(rows, concepts)
+	ix.relMu.Lock()
+	if ix.byRel == nil {
+		ix.byRel = map[uint32]relOrder{}
+	}
+	ix.byRel[o] = relOrder{r, w}
+	ix.relMu.Unlock()
+	return r, w
+}
+
 // byRelevance orders newest-first rows by the best weight of the concepts
 // in each, keeping newest first among equal weights.
 func (ix *facetIndex) byRelevance(rows []uint32, concepts []NodeID) ([]uint32, []uint16) {
@@ -183,25 +215,32 @@ func (ix *facetIndex) byRelevance(rows []uint32, concepts []NodeID) ([]uint32, [
 			ords = append(ords, o)
 		}
 	}
-	type rw struct {
-		r uint32
-		w uint16
-	}
-	ws := make([]rw, len(rows))
+	best := make([]uint16, len(rows))
+	var top uint16
 	for i, r := range rows {
 		row := &ix.rows[r]
-		var best uint16
 		for j, v := range row.vals[dimConcept] {
 			if slices.Contains(ords, v) {
-				best = max(best, row.weights[j])
+				best[i] = max(best[i], row.weights[j])
 			}
 		}
-		ws[i] = rw{r, best}
+		top = max(top, best[i])
 	}
-	slices.SortStableFunc(ws, func(a, b rw) int { return int(b.w) - int(a.w) })
-	out, weights := make([]uint32, len(ws)), make([]uint16, len(ws))
-	for i, x := range ws {
-		out[i], weights[i] = x.r, x.w
+	// a counting sort by weight descending: stable, and linear in the
+	// rows (weights are thousandths); a comparison sort of a large
+	// concept's 16,000 papers was most of a page's time
+	start := make([]int, int(top)+2)
+	for _, w := range best {
+		start[int(top-w)+1]++
+	}
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	out, weights := make([]uint32, len(rows)), make([]uint16, len(rows))
+	for i, r := range rows {
+		k := &start[top-best[i]]
+		out[*k], weights[*k] = r, best[i]
+		*k++
 	}
 	return out, weights
 }
@@ -214,6 +253,7 @@ func (v *View) SharedPapers(a, b NodeID) ([]*Node, error) {
 // SharedPapersWhere returns the papers both people wrote among those a
 // selection matches, newest first.
 func (v *View) SharedPapersWhere(s *Selection, a, b NodeID) ([]*Node, error) {
+	s = s.orAll()
 	var ids []NodeID
 	if err := v.withIndex(func(ix *facetIndex) error {
 		for _, r := range ix.match(s.with(a).with(b)) {
@@ -229,6 +269,7 @@ func (v *View) SharedPapersWhere(s *Selection, a, b NodeID) ([]*Node, error) {
 // CoAuthorsWhere returns a person's co-authors counted over the papers a
 // selection matches, by number of those papers, then name.
 func (v *View) CoAuthorsWhere(s *Selection, a NodeID, first int) ([]Coauthor, error) {
+	s = s.orAll()
 	weights := map[NodeID]int{}
 	if err := v.withIndex(func(ix *facetIndex) error {
 		for _, r := range ix.match(s.with(a)) {

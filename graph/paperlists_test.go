@@ -2,10 +2,12 @@ package graph_test
 
 import (
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/source"
 	"github.com/researchkg/kg/store"
 )
 
@@ -176,5 +178,41 @@ func TestDrillDownMatchesBuckets(t *testing.T) {
 		if sum == 0 || sum > res.Total {
 			t.Errorf("%+v: months hold %d papers of %d", f, sum, res.Total)
 		}
+	}
+}
+
+// A concept's relevance order is kept between queries until the index
+// changes: it is the order computed afresh, before and after a commit
+// that adds a paper to the concept, and the new paper is in the next
+// answer.
+func TestConceptRelevanceOrderFollowsCommits(t *testing.T) {
+	defer graph.SetRelCacheMin(1)()
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	ingestFiles(t, svc, seedFiles(t)...)
+	list := func(cached bool) []graph.NodeID {
+		if !cached {
+			defer graph.SetRelCacheMin(1 << 30)()
+		}
+		v := view(t, svc)
+		c, err := v.ConceptByName("reinforcement learning")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids(listAll(t, v, nil, c.ID, graph.Relevance, 3))
+	}
+	before := list(true)
+	if again := list(true); !slices.Equal(again, before) || !slices.Equal(list(false), before) || len(before) < 5 {
+		t.Fatalf("cached order %v, again %v, afresh %v", before, again, list(false))
+	}
+	line := `{"id": "2601.99999", "title": "Reinforcement learning from scratch", "abstract": "We study reinforcement learning. Reinforcement learning agents learn from rewards; our reinforcement learning method is simple.", "authors": "Ada Lovelace", "categories": "cs.LG", "update_date": "2026-01-05"}` + "\n"
+	var docs []graph.Document
+	if err := source.Read("new.jsonl", strings.NewReader(line), func(d graph.Document) error { docs = append(docs, d); return nil }, func(err error) { t.Fatal(err) }); err != nil {
+		t.Fatal(err)
+	}
+	ingestDocs(t, svc, docs)
+	after := list(true)
+	if len(after) != len(before)+1 || !slices.Equal(after, list(false)) {
+		t.Errorf("after a commit: %d papers (before %d), cached order equals a fresh one: %v", len(after), len(before), slices.Equal(after, list(false)))
 	}
 }

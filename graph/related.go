@@ -151,6 +151,7 @@ func (ix *facetIndex) conceptIDF(ord uint32) float64 { return float64(ix.idf[ord
 // the 47,919 papers of the arXiv file, after each change of the index, so
 // that a query reads them instead of taking 700,000 logarithms.
 func (ix *facetIndex) weigh() {
+	ix.byRel = nil // called with the index held for writing
 	posts := ix.dicts[dimConcept].posts
 	ix.idf = slices.Grow(ix.idf[:0], len(posts))[:len(posts)]
 	for c, l := range posts {

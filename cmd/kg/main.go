@@ -1,7 +1,7 @@
 // Command kg is a knowledge-graph service for research publications: it
 // ingests publication pages into a Badger store and serves them over GraphQL.
 // Its commands (serve, ingest, stats, terms, recompute, authors, backup,
-// restore, verify, soak) are listed in usage below and each has a file of its own;
+// restore, verify, soak, bench) are listed in usage below and each has a file of its own;
 // "kg help" prints the list, "kg COMMAND --help" a command's flags.
 package main
 
@@ -34,6 +34,7 @@ Usage:
   kg restore [--data DIR] FILE                load a backup into an empty data folder
   kg verify  [--data DIR]                     check every file of the store for damage
   kg soak   [--addr HOST:PORT] [--variant V]  load-test a kg serve on this machine
+  kg bench  [--data DIR] [--secs S]           each dashboard question: kg over HTTP, in process, PostgreSQL
 
 Run "kg COMMAND --help" for a command's flags. Every flag can also be set
 from the environment: KG_DATA, KG_ADDR, KG_LOG_LEVEL, KG_WRITE_TOKEN,
@@ -58,6 +59,7 @@ type stdio struct {
 
 // commands maps a command's name to its function.
 var commands = map[string]func(ctx context.Context, args []string, std stdio) error{
+	"bench":     cmdBench,
 	"serve":     cmdServe,
 	"ingest":    cmdIngest,
 	"stats":     cmdStats,

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -50,20 +51,37 @@ func (v *View) Search(text string, kinds []Kind, first int) ([]Hit, error) {
 			scores[id] += s / float64(len(words))
 		}
 	}
-	query := FoldKey(text)
-	hits := make([]Hit, 0, len(scores))
+	// Nodes are read a score at a time, best first, until first are
+	// found: a label equal to the query has every query word, so only the
+	// best score can gain the bonus, and a lower score cannot pass one
+	// already taken. ("deep reinforcement learning model" matched 14,000
+	// nodes by one word or another; its answer needs those with all four.)
+	byScore := map[float64][]NodeID{}
 	for id, s := range scores {
-		n, err := v.Node(id)
-		if ErrorCode(err) == NotFound {
-			continue
+		byScore[s] = append(byScore[s], id)
+	}
+	levels := slices.Sorted(maps.Keys(byScore))
+	slices.Reverse(levels)
+	query := FoldKey(text)
+	var hits []Hit
+	for _, s := range levels {
+		if len(hits) >= first {
+			break
 		}
-		if err != nil {
-			return nil, err
+		for _, id := range byScore[s] {
+			n, err := v.Node(id)
+			if ErrorCode(err) == NotFound {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			score := s
+			if exactLabel(n, query) {
+				score++
+			}
+			hits = append(hits, Hit{n, score})
 		}
-		if exactLabel(n, query) {
-			s++
-		}
-		hits = append(hits, Hit{n, s})
 	}
 	slices.SortFunc(hits, func(a, b Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {

@@ -214,3 +214,39 @@ func TestNeighborhoodFindsEdgesPastBothCuts(t *testing.T) {
 		t.Errorf("%d nodes, edges %v; want 3 nodes, edges %v", len(g.Nodes), got, want)
 	}
 }
+
+// Search reads nodes a score at a time until it has first: its answer is
+// the head of the answer that reads every matched node.
+func TestSearchStopsEarlyAnswersTheSame(t *testing.T) {
+	svc, r := traverseGraph(t)
+	v := view(t, svc)
+	queries := []string{"learning", "model", "reinforcement learning", "rein", "deep reinforcement learning model", "large language models reasoning", "Xiaoxi Jiang", "Jiang", "cs.LG", "a", "agent skills"}
+	r.NodeIDs(graph.KindConcept, 0, func(id graph.NodeID) bool {
+		if n, err := r.Node(id); err == nil && id.Seq()%7 == 0 {
+			queries = append(queries, n.Label)
+		}
+		return true
+	})
+	for _, q := range queries {
+		all, err := v.Search(q, nil, 1<<30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, first := range []int{1, 3, 10} {
+			got, err := v.Search(q, nil, first)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := all[:min(first, len(all))]
+			if len(got) != len(want) {
+				t.Errorf("%q first %d: %d hits, want %d", q, first, len(got), len(want))
+				continue
+			}
+			for i := range got {
+				if got[i].Node.ID != want[i].Node.ID || got[i].Score != want[i].Score {
+					t.Errorf("%q first %d: hit %d is %q %.2f, want %q %.2f", q, first, i, got[i].Node.Label, got[i].Score, want[i].Node.Label, want[i].Score)
+				}
+			}
+		}
+	}
+}

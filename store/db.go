@@ -112,6 +112,7 @@ type DB struct {
 	filter     *keyFilter
 	wantFilter bool
 	misses     int // absent keys read by write transactions, until the filter is built
+	keysAtOpen int // the keys in Badger's tables when first asked (-1: not yet; guarded by wmu)
 	bdb        *badger.DB
 	dir        string // the data folder ("" in memory)
 	reserveMin uint64 // Options.ReserveMB in bytes
@@ -167,7 +168,7 @@ func Open(opts Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("open store %s: %w", opts.Dir, err)
 	}
-	db := &DB{bdb: bdb, dir: opts.Dir, reserveMin: uint64(max(opts.ReserveMB, 0)) << 20, maxValue: int(bo.ValueLogFileSize), log: opts.Logger, stop: make(chan struct{}), hot: newHotCache(opts.HotCacheMB << 20), wantFilter: opts.KeyFilter}
+	db := &DB{bdb: bdb, dir: opts.Dir, reserveMin: uint64(max(opts.ReserveMB, 0)) << 20, maxValue: int(bo.ValueLogFileSize), log: opts.Logger, stop: make(chan struct{}), hot: newHotCache(opts.HotCacheMB << 20), wantFilter: opts.KeyFilter, keysAtOpen: -1}
 	if err := db.checkVersion(opts.ReadOnly); err != nil {
 		bdb.Close()
 		return nil, err

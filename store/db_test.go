@@ -930,3 +930,52 @@ func TestSnapshotsReadThroughHotCacheAcrossCommits(t *testing.T) {
 		t.Errorf("at the end a snapshot reads %d, %d; want %d", a, b, 50+commits)
 	}
 }
+
+// The absent-key filter is built once the misses pay for the scan of the
+// store's keys (an eighth of them): a few misses on a store of many keys
+// (a small ingest into a large store) do not build it, more do.
+func TestFilterWaitsForMissesThatPayForIt(t *testing.T) {
+	store.FilterAfter(t, 10)
+	dir := t.TempDir()
+	ctx := context.Background()
+	db := mustOpenWith(t, store.DefaultOptions(dir))
+	for b := range 4 {
+		if err := db.Update(ctx, func(tx graph.Tx) error {
+			for i := range 4000 {
+				if _, err := tx.AddCounter(fmt.Sprintf("df/k%d-%d", b, i), 1); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = mustOpenWith(t, store.DefaultOptions(dir).WithKeyFilter(true))
+	miss := func(from, n int) {
+		err := db.Update(ctx, func(tx graph.Tx) error {
+			for i := from; i < from+n; i++ {
+				if _, err := tx.Counter(fmt.Sprintf("df/absent%d", i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	miss(0, 200) // 16,000 keys: the filter pays from 2,000 misses
+	miss(200, 200)
+	if store.HasFilter(db) {
+		t.Fatal("400 misses on a store of 16,000 keys built the filter")
+	}
+	miss(400, 2000)
+	miss(2400, 10)
+	if !store.HasFilter(db) {
+		t.Error("2,400 misses on a store of 16,000 keys did not build the filter")
+	}
+}

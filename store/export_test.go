@@ -10,9 +10,9 @@ func BuildFilterAtOnce(t interface{ Cleanup(func()) }) { BuildFilterAfter(t, 0) 
 
 // BuildFilterAfter sets how many absent reads trigger the filter's build.
 func BuildFilterAfter(t interface{ Cleanup(func()) }, misses int) {
-	old := filterAfterMisses
-	filterAfterMisses = misses
-	t.Cleanup(func() { filterAfterMisses = old })
+	old, oldPer := filterAfterMisses, filterKeysPerMiss
+	filterAfterMisses, filterKeysPerMiss = misses, 0
+	t.Cleanup(func() { filterAfterMisses, filterKeysPerMiss = old, oldPer })
 }
 
 // HotHits is how many reads the hot cache has answered.
@@ -20,4 +20,19 @@ func HotHits(db *DB) int64 {
 	db.hot.mu.Lock()
 	defer db.hot.mu.Unlock()
 	return db.hot.hits
+}
+
+// HasFilter reports whether the absent-key filter has been built.
+func HasFilter(db *DB) bool {
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	return db.filter != nil
+}
+
+// FilterAfter sets the misses before the filter is built, keeping its
+// scaling with the store's keys, for the rest of the test.
+func FilterAfter(t interface{ Cleanup(func()) }, misses int) {
+	old := filterAfterMisses
+	filterAfterMisses = misses
+	t.Cleanup(func() { filterAfterMisses = old })
 }

@@ -7,7 +7,10 @@
 //   - kg-floor: the same graph calls in process, without HTTP or GraphQL;
 //   - postgres: PostgreSQL 15 over pgx, with the same papers, people (as
 //     kg told them apart), subjects, concepts and mentions in plain
-//     indexed tables (bench_pg.go has the schema and every query).
+//     indexed tables (bench_pg.go has the schema and every query);
+//   - kuzu: the embedded graph database Kuzu, in process in Node, with
+//     the same nodes and edges, answering in Cypher
+//     (testdata/bench/kuzu/bench.js): compare it with kg-floor.
 //
 // Each question runs at 1, 8 and 32 concurrent clients for a few seconds;
 // its inputs (people, papers, concepts, subjects, names, pairs of people)
@@ -36,15 +39,18 @@ const benchSynopsis = `kg bench [--data DIR | --corpus FILE] [--secs 4] [--clien
 Replays each dashboard question (co-authors, a person's papers, related
 papers, a concept's papers, a neighbourhood at depth 2, search, a facet, a
 top-N and a collaboration path) against kg serve over HTTP (kg-http), the
-same graph calls in process (kg-floor) and PostgreSQL 15 holding the same
-corpus (postgres), at each concurrency, and prints requests/s and p50, p95
-and p99 latency per question, with kg's ratio to PostgreSQL.
+same graph calls in process (kg-floor), PostgreSQL 15 holding the same
+corpus (postgres) and the embedded graph database Kuzu in Node (kuzu, from
+--kuzu, where npm ci has been run), at each concurrency, and prints
+requests/s and p50, p95 and p99 latency per question, with kg's ratios to
+PostgreSQL (over HTTP) and Kuzu (in process).
 
 Inputs are drawn from the store with a fixed seed. Without --data (or
 KG_DATA) it ingests --corpus (default: the arXiv file of ../shared) into a
 folder under the system's temporary folder, reused by later runs; without
-the corpus it says so and exits 0. PostgreSQL is skipped, saying why, when
-its programs cannot be found (Debian: apt-get install -y postgresql-15).
+the corpus it says so and exits 0. A peer is skipped, saying why, when it
+cannot be had (Debian: apt-get install -y postgresql-15 nodejs npm; then
+npm ci in testdata/bench/kuzu).
 Stop kg serve on the store first: one process per store.`
 
 func cmdBench(ctx context.Context, args []string, std stdio) error {
@@ -53,7 +59,8 @@ func cmdBench(ctx context.Context, args []string, std stdio) error {
 	corpus := fs.String("corpus", "../shared/data/arxiv/arxiv-cs-2025-03_2026-02.jsonl.gz", "the corpus to ingest when no --data is given")
 	secs := fs.Float64("secs", 4, "seconds per question, system and concurrency")
 	clientsFlag := fs.String("clients", "1,8,32", "concurrent clients, comma-separated")
-	only := fs.String("only", "", "only these systems (kg-http, kg-floor, postgres), comma-separated")
+	only := fs.String("only", "", "only these systems (kg-http, kg-floor, postgres, kuzu), comma-separated")
+	kuzuDir := fs.String("kuzu", "testdata/bench/kuzu", "the Kuzu peer's folder (bench.js, with npm ci run there)")
 	jsonOut := fs.String("json", "", "also write every run as JSON to this file")
 	inputs := fs.Int("inputs", 200, "inputs drawn per question")
 	if _, err := parseFlags(fs, args, &c, std.err); err != nil {
@@ -74,8 +81,8 @@ func cmdBench(ctx context.Context, args []string, std stdio) error {
 		return fmt.Errorf("--secs between 0 and 600, --inputs at least 1")
 	}
 	for _, s := range strings.Split(*only, ",") {
-		if s != "" && s != "kg-http" && s != "kg-floor" && s != "postgres" {
-			return fmt.Errorf("--only %q: kg-http, kg-floor, postgres", s)
+		if s != "" && s != "kg-http" && s != "kg-floor" && s != "postgres" && s != "kuzu" {
+			return fmt.Errorf("--only %q: kg-http, kg-floor, postgres, kuzu", s)
 		}
 	}
 	dataSet := os.Getenv("KG_DATA") != ""
@@ -107,7 +114,7 @@ func cmdBench(ctx context.Context, args []string, std stdio) error {
 		runs = append(runs, measure(std, "kg-floor", qs, cfg, floor.ask)...)
 	}
 	var pgData *pgData
-	if want("postgres") {
+	if want("postgres") || want("kuzu") {
 		pgData, err = floor.export()
 	}
 	floor.close()
@@ -130,6 +137,13 @@ func cmdBench(ctx context.Context, args []string, std stdio) error {
 			runs = append(runs, measure(std, "postgres", qs, cfg, pg.ask)...)
 			pg.stop()
 		}
+	}
+	if want("kuzu") {
+		kr, err := runKuzu(ctx, *kuzuDir, pgData, qs, cfg, std)
+		if err != nil {
+			fmt.Fprintf(std.err, "kuzu: skipped: %v\n", err)
+		}
+		runs = append(runs, kr...)
 	}
 	report(std.out, runs, qs, clients)
 	var errs int64

@@ -116,7 +116,7 @@ func report(w io.Writer, runs []benchRun, qs []*question, clients []int) {
 		systems[r.System] = true
 	}
 	var names []string
-	for _, s := range []string{"kg-http", "kg-floor", "postgres"} {
+	for _, s := range []string{"kg-http", "kg-floor", "postgres", "kuzu"} {
 		if systems[s] {
 			names = append(names, s)
 		}
@@ -126,7 +126,10 @@ func report(w io.Writer, runs []benchRun, qs []*question, clients []int) {
 		fmt.Fprintf(w, " | %-22s", s+" req/s, p99 ms")
 	}
 	if systems["postgres"] && systems["kg-http"] {
-		fmt.Fprintf(w, " | kg-http / postgres")
+		fmt.Fprintf(w, " | http/pg")
+	}
+	if systems["kuzu"] && systems["kg-floor"] {
+		fmt.Fprintf(w, " | floor/kuzu")
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, strings.Repeat("-", 24+25*len(names)+21))
@@ -141,10 +144,17 @@ func report(w io.Writer, runs []benchRun, qs []*question, clients []int) {
 				}
 				fmt.Fprintf(w, " | %9.0f %12.2f", r.PerSec, r.P99ms)
 			}
-			k, ok1 := by[fmt.Sprint("kg-http", q.Name, c)]
-			p, ok2 := by[fmt.Sprint("postgres", q.Name, c)]
-			if ok1 && ok2 && p.PerSec > 0 {
-				fmt.Fprintf(w, " | %6.2fx", k.PerSec/p.PerSec)
+			for _, pair := range [][2]string{{"kg-http", "postgres"}, {"kg-floor", "kuzu"}} {
+				if !systems[pair[0]] || !systems[pair[1]] {
+					continue
+				}
+				k, ok1 := by[fmt.Sprint(pair[0], q.Name, c)]
+				p, ok2 := by[fmt.Sprint(pair[1], q.Name, c)]
+				if ok1 && ok2 && p.PerSec > 0 {
+					fmt.Fprintf(w, " | %9.2fx", k.PerSec/p.PerSec)
+				} else {
+					fmt.Fprintf(w, " | %10s", "-")
+				}
 			}
 			fmt.Fprintln(w)
 		}

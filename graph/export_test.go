@@ -142,3 +142,11 @@ func SetRelCacheMin(n int) (restore func()) {
 	relCacheMin = n
 	return func() { relCacheMin = old }
 }
+
+// SetPostWeightsMin sets the list size from which a concept's weights in
+// its papers are kept; the returned function restores it.
+func SetPostWeightsMin(n int) (restore func()) {
+	old := postWeightsMin
+	postWeightsMin = n
+	return func() { postWeightsMin = old }
+}

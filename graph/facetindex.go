@@ -122,6 +122,10 @@ type facetIndex struct {
 	// the concurrent queries that fill it
 	relMu sync.Mutex
 	byRel map[uint32]relOrder
+	// postW holds, for a concept related work has read, its weight in
+	// each paper of its list (parallel to the list), until the index next
+	// changes; guarded by relMu
+	postW map[uint32][]uint16
 }
 
 // relOrder is a list of rows in relevance order, with their weights.

@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -215,4 +216,50 @@ func TestConceptRelevanceOrderFollowsCommits(t *testing.T) {
 	if len(after) != len(before)+1 || !slices.Equal(after, list(false)) {
 		t.Errorf("after a commit: %d papers (before %d), cached order equals a fresh one: %v", len(after), len(before), slices.Equal(after, list(false)))
 	}
+}
+
+// The orders and weights kept between queries are read and filled by
+// concurrent queries while commits change the index (run with -race);
+// each answer is whole.
+func TestKeptOrdersUnderConcurrentWrites(t *testing.T) {
+	defer graph.SetRelCacheMin(1)()
+	defer graph.SetPostWeightsMin(1)()
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	ingestFiles(t, svc, seedFiles(t)...)
+	docs := readDocs(t, "testdata/arxiv-people.jsonl")
+	docs = docs[:min(len(docs), 8)]
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				v, err := svc.View(context.Background())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				c, err := v.ConceptByName("reinforcement learning")
+				if err == nil {
+					if _, err := v.PaperList(nil, c.ID, graph.Relevance, 5, ""); err != nil {
+						t.Error(err)
+					}
+					if _, err := v.RelatedWork(graph.RelatedQuery{Concepts: []string{"reinforcement learning"}, First: 5}); err != nil {
+						t.Error(err)
+					}
+				}
+				v.Close()
+			}
+		}()
+	}
+	ingestDocs(t, svc, docs)
+	close(stop)
+	wg.Wait()
 }

@@ -151,7 +151,7 @@ func (ix *facetIndex) conceptIDF(ord uint32) float64 { return float64(ix.idf[ord
 // the 47,919 papers of the arXiv file, after each change of the index, so
 // that a query reads them instead of taking 700,000 logarithms.
 func (ix *facetIndex) weigh() {
-	ix.byRel = nil // called with the index held for writing
+	ix.byRel, ix.postW = nil, nil // called with the index held for writing
 	posts := ix.dicts[dimConcept].posts
 	ix.idf = slices.Grow(ix.idf[:0], len(posts))[:len(posts)]
 	for c, l := range posts {
@@ -209,6 +209,42 @@ func titleWords(title string) []string {
 var titleStopWords = map[string]bool{"is": true, "are": true, "be": true, "we": true, "our": true, "its": true,
 	"towards": true, "toward": true, "based": true, "at": true, "as": true, "or": true, "not": true, "vs": true,
 	"can": true, "do": true, "does": true, "how": true, "what": true, "why": true, "when": true, "this": true}
+
+// postWeightsMin is the list size from which a concept's weights in its
+// papers are kept between queries.
+var postWeightsMin = 64
+
+// postingWeights is concept c's weight in each paper of its list,
+// parallel to the list (nil for a short list: read the rows). Related
+// work sums a query concept over all its papers; finding the concept in
+// each paper's row was half of a query's time (a cache miss or two a
+// paper), and the same large concepts come back query after query.
+func (ix *facetIndex) postingWeights(c uint32) []uint16 {
+	posts := ix.dicts[dimConcept].posts[c]
+	if len(posts) < postWeightsMin {
+		return nil
+	}
+	ix.relMu.Lock()
+	w, ok := ix.postW[c]
+	ix.relMu.Unlock()
+	if ok {
+		return w
+	}
+	w = make([]uint16, len(posts))
+	for i, r := range posts {
+		row := &ix.rows[r]
+		if j := slices.Index(row.vals[dimConcept], c); j >= 0 {
+			w[i] = row.weights[j]
+		}
+	}
+	ix.relMu.Lock()
+	if ix.postW == nil {
+		ix.postW = map[uint32][]uint16{}
+	}
+	ix.postW[c] = w
+	ix.relMu.Unlock()
+	return w
+}
 
 // conceptWeight is the weight of concept ordinal c in a row (0: none).
 func (row *facetRow) conceptWeight(c uint32) float64 {
@@ -280,12 +316,19 @@ func (ix *facetIndex) related(q *relQuery, first int) []relHit {
 		idf := ix.conceptIDF(c)
 		qc := q.concepts[c] * idf * idf / qnorm
 		open := len(posts[c]) <= relOpenDF || len(sc.touched) < relEnough
-		for _, r := range posts[c] {
+		pw := ix.postingWeights(c)
+		for i, r := range posts[c] {
 			if !open && sc.dot[r] == 0 && sc.extra[r] == 0 {
 				continue
 			}
 			if touch(r) {
-				sc.dot[r] += float32(qc * ix.rows[r].conceptWeight(c))
+				w := 0.0
+				if pw != nil {
+					w = relTermWeight(pw[i])
+				} else {
+					w = ix.rows[r].conceptWeight(c)
+				}
+				sc.dot[r] += float32(qc * w)
 			}
 		}
 	}

@@ -13,8 +13,8 @@
 //     at 1M papers the busiest people write hundreds) or a new person
 //     named by a real first name and another real surname (most of whom
 //     write one or two papers);
-//   - subjects and date: the first record's; the id is that record's
-//     month with a seven-digit number no real id has.
+//   - subjects and date (update_date): the first record's; no arXiv id
+//     (a made-up one could name a real paper), so it is known by its title.
 //
 // Usage:
 //
@@ -98,12 +98,11 @@ func run(path string, n int, seed uint64, out io.Writer) error {
 		for k, v := range a {
 			g[k] = v
 		}
-		id, _ := a["id"].(string)
-		month, _, _ := strings.Cut(id, ".")
-		if len(month) != 4 {
-			month = "2501"
-		}
-		g["id"] = fmt.Sprintf("%s.%07d", month, 9000000+i)
+		// no arXiv id: a made-up one could name a real paper (ids have at
+		// most five digits a month); the paper is known by its title and
+		// dated by update_date
+		delete(g, "id")
+		delete(g, "versions")
 		g["title"] = splice(words(a["title"]), words(b["title"]), rng, " ")
 		g["abstract"] = splice(sentences(a["abstract"]), sentences(b["abstract"]), rng, " ")
 		var authors []string

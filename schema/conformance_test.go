@@ -150,7 +150,6 @@ func TestConformance(t *testing.T) {
 var readmeVariables = map[string]map[string]any{
 	"ConceptPapers": {"name": "reinforcement learning"},
 	"RelatedWork":   {"draft": "Group policy optimisation for reasoning\nWe train language models with reinforcement learning and a reward model."},
-	"Overview":      {"id": "$author"},
 	"People":        {"name": "Xiaoxi Jiang"},
 	"ConceptTrend":  {"concept": "reinforcement learning", "subject": "cs.CL"},
 	"MonthPapers":   {"concept": "reinforcement learning", "subject": "cs.CL", "month": "2026-01"},

@@ -83,6 +83,25 @@ func (v *View) Search(text string, kinds []Kind, first int) ([]Hit, error) {
 			hits = append(hits, Hit{n, score})
 		}
 	}
+	// equal labels (people who share a name: 32 "Yang Liu"s) come most
+	// papers first, as AuthorsByName has them, then by id: the order of a
+	// map's iteration gave a different answer at each request
+	papers := map[NodeID]int64{}
+	var ierr error
+	count := func(id NodeID) int64 {
+		if id.Kind() != KindAuthor {
+			return 0
+		}
+		n, ok := papers[id]
+		if !ok {
+			var err error
+			if n, err = v.r.Counter(degreeCounter(id, Authored)); err != nil && ierr == nil {
+				ierr = err
+			}
+			papers[id] = n
+		}
+		return n
+	}
 	slices.SortFunc(hits, func(a, b Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
@@ -90,8 +109,14 @@ func (v *View) Search(text string, kinds []Kind, first int) ([]Hit, error) {
 		if c := cmp.Compare(len(a.Node.Label), len(b.Node.Label)); c != 0 {
 			return c
 		}
-		return strings.Compare(a.Node.Label, b.Node.Label)
+		if c := strings.Compare(a.Node.Label, b.Node.Label); c != 0 {
+			return c
+		}
+		return cmp.Or(cmp.Compare(count(b.Node.ID), count(a.Node.ID)), cmp.Compare(a.Node.ID, b.Node.ID))
 	})
+	if ierr != nil {
+		return nil, ierr
+	}
 	if len(hits) > first {
 		hits = hits[:first]
 	}

@@ -250,3 +250,55 @@ func TestSearchStopsEarlyAnswersTheSame(t *testing.T) {
 		}
 	}
 }
+
+// People who share a name come out of a search in one order, most
+// papers first, whatever the order of the maps behind it.
+func TestSearchOrdersNamesakesByPapers(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	ingestFiles(t, svc, seedFiles(t)...)
+	ctx := context.Background()
+	v := view(t, svc)
+	a, err := v.AuthorByName("Xiaoxi Jiang")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, err := v.Papers(a.ID, 100, "")
+	if err != nil || len(pg.Papers) < 4 {
+		t.Fatalf("Xiaoxi Jiang's papers: %d, %v", len(pg.Papers), err)
+	}
+	// three people named Xiaoxi Jiang: 1 paper, 2 papers, the rest
+	for _, split := range [][]*graph.Node{pg.Papers[:1], pg.Papers[1:3]} {
+		var ids []graph.NodeID
+		for _, p := range split {
+			ids = append(ids, p.ID)
+		}
+		if _, err := svc.SplitAuthor(ctx, a.ID, ids, "test"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var first []graph.NodeID
+	for i := range 10 {
+		hits, err := view(t, svc).Search("Xiaoxi Jiang", []graph.Kind{graph.KindAuthor}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []graph.NodeID
+		var papers []int
+		for _, h := range hits {
+			if h.Node.Label == "Xiaoxi Jiang" {
+				got = append(got, h.Node.ID)
+				pg, _ := view(t, svc).Papers(h.Node.ID, 100, "")
+				papers = append(papers, pg.Total)
+			}
+		}
+		if len(got) < 3 || !slices.IsSortedFunc(papers, func(a, b int) int { return b - a }) {
+			t.Fatalf("Xiaoxi Jiang: %v with %v papers; want ≥ 3 people, most papers first", got, papers)
+		}
+		if i == 0 {
+			first = got
+		} else if !slices.Equal(got, first) {
+			t.Fatalf("search %d ordered the namesakes %v, the first %v", i, got, first)
+		}
+	}
+}

@@ -227,12 +227,8 @@ func foldASCII(s string) (string, bool) {
 	b := make([]byte, 0, len(s))
 	space := false
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
-		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
-		default:
+		c, ok := foldByte(s[i])
+		if !ok {
 			space = true
 			continue
 		}
@@ -243,6 +239,18 @@ func foldASCII(s string) (string, bool) {
 		b = append(b, c)
 	}
 	return string(b), true
+}
+
+// foldByte is an ASCII byte folded: a letter lower-cased or a digit (ok),
+// or a separator (not ok).
+func foldByte(c byte) (byte, bool) {
+	switch {
+	case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+		return c, true
+	case c >= 'A' && c <= 'Z':
+		return c + 'a' - 'A', true
+	}
+	return 0, false
 }
 
 // foldedEqual reports whether FoldKey(s) == key, without building
@@ -257,12 +265,8 @@ func foldedEqual(s, key string) bool {
 	}
 	j, space := 0, false
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
-		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
-		default:
+		c, ok := foldByte(s[i])
+		if !ok {
 			space = true
 			continue
 		}

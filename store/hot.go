@@ -140,17 +140,23 @@ func (e hotEntry) size() int {
 	return len(e.val)
 }
 
-// decoded returns the node decoded from v, when k's entry still holds v
-// (the very slice a read returned) and a snapshot decoded it before. The
-// node is shared: callers copy it, and must not change what its slices
-// hold.
-func (c *hotCache) decoded(k, v []byte) *graph.Node {
+// node returns k's decoded node for a snapshot at read timestamp ts,
+// when a snapshot decoded the entry's value before: one lookup for what
+// get and a decode would give. The node is shared: callers copy it, and
+// must not change what its slices hold.
+func (c *hotCache) node(k []byte, ts uint64) *graph.Node {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.m[string(k)]; ok && sameSlice(e.val, v) {
-		return e.node
+	e, ok := c.m[string(k)]
+	if !ok || e.node == nil || e.from > ts {
+		return nil
 	}
-	return nil
+	c.hits++
+	if !e.ref {
+		e.ref = true
+		c.m[keyString(k)] = e
+	}
+	return e.node
 }
 
 // keepDecoded keeps n, decoded from v, beside k's entry if that still

@@ -82,17 +82,17 @@ func (r *reader) get(k []byte) ([]byte, error) {
 
 func (r *reader) Node(id graph.NodeID) (graph.Node, error) {
 	k := nodeKey(id)
-	v, err := r.get(k)
-	if err != nil {
-		return graph.Node{}, err
-	}
 	// A snapshot takes a node decoded before from the hot cache; a write
 	// transaction decodes its own copy (the writer changes nodes).
 	shared := r.over == nil && r.hot != nil
 	if shared {
-		if n := r.hot.decoded(k, v); n != nil {
+		if n := r.hot.node(k, r.ts); n != nil {
 			return *n, nil
 		}
+	}
+	v, err := r.get(k)
+	if err != nil {
+		return graph.Node{}, err
 	}
 	var n graph.Node
 	if err := json.Unmarshal(v, &n); err != nil {

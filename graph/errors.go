@@ -48,6 +48,12 @@ func Errorf(code Code, format string, args ...any) error {
 
 // ErrorCode returns the code of the first *Error in err's chain, or Internal.
 func ErrorCode(err error) Code {
+	switch e := err.(type) {
+	case nil:
+		return Internal // without the allocation of errors.As's target
+	case *Error:
+		return e.Code
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Code

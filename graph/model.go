@@ -207,6 +207,10 @@ type Reader interface {
 	// Edges visits the edges of one type at id, outgoing or incoming, in id
 	// order.
 	Edges(id NodeID, t EdgeType, dir Direction, fn func(other NodeID, weight float64) bool) error
+	// EdgesOf visits the edges of one type at each of ids, as Edges does,
+	// in one read of the store (a page of papers' authors); fn gets the
+	// index in ids of the node at hand, and false ends that node's edges.
+	EdgesOf(ids []NodeID, t EdgeType, dir Direction, fn func(i int, other NodeID, weight float64) bool) error
 	// AllEdges visits every stored edge at id in one direction, grouped by
 	// type in type order, then by id.
 	AllEdges(id NodeID, dir Direction, fn func(t EdgeType, other NodeID, weight float64) bool) error

@@ -27,6 +27,7 @@ type View struct {
 	r        Reader
 	nodes    map[NodeID]*Node
 	profiles map[NodeID]*profile
+	edges    map[edgeSel]edgeRun // read ahead by Prefetch
 }
 
 // View opens a snapshot. Close it when the request ends.
@@ -163,7 +164,60 @@ func (v *View) ConceptByName(name string) (*Node, error) {
 
 // edgeList collects the far ends of one edge type.
 func (v *View) edgeList(id NodeID, t EdgeType, dir Direction) ([]NodeID, []float64, error) {
+	if e, ok := v.edges[edgeSel{id, t, dir}]; ok {
+		return e.ids, e.ws, nil
+	}
 	return edgeList(v.r, id, t, dir)
+}
+
+// edgeSel names one node's edges of a type in a direction.
+type edgeSel struct {
+	id  NodeID
+	t   EdgeType
+	dir Direction
+}
+
+// edgeRun is a node's edges read ahead (Prefetch).
+type edgeRun struct {
+	ids []NodeID
+	ws  []float64
+}
+
+// maxPrefetched bounds the edge lists a View keeps from Prefetch.
+const maxPrefetched = 4096
+
+// Prefetch reads the edges of one type of several nodes in one read of the
+// store, and their far ends' nodes, for the calls that follow on this View
+// (PaperAuthors, PaperSubjects, ...): GraphQL resolves a page of papers'
+// authors paper by paper, and this turns twenty reads into one.
+func (v *View) Prefetch(ids []NodeID, t EdgeType, dir Direction) error {
+	var want []NodeID
+	for _, id := range ids {
+		if _, ok := v.edges[edgeSel{id, t, dir}]; !ok && id.Kind().Valid() {
+			want = append(want, id)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	if v.edges == nil || len(v.edges)+len(want) > maxPrefetched {
+		v.edges = make(map[edgeSel]edgeRun, len(want))
+	}
+	runs := make([]edgeRun, len(want))
+	if err := v.r.EdgesOf(want, t, dir, func(i int, o NodeID, w float64) bool {
+		runs[i].ids = append(runs[i].ids, o)
+		runs[i].ws = append(runs[i].ws, w)
+		return true
+	}); err != nil {
+		return err
+	}
+	var far []NodeID
+	for i, id := range want {
+		v.edges[edgeSel{id, t, dir}] = runs[i]
+		far = append(far, runs[i].ids...)
+	}
+	_, err := v.Nodes(far)
+	return err
 }
 
 // edgeList collects the far ends of one edge type at a node, with the
@@ -278,10 +332,13 @@ func (v *View) weighted(m map[NodeID]float64, first int) ([]Weighted, error) {
 
 // PaperConcepts returns a paper's concepts by descending score.
 func (v *View) PaperConcepts(p NodeID, first int) ([]Weighted, error) {
-	m := map[NodeID]float64{}
-	err := v.r.Edges(p, Mentions, Out, func(c NodeID, w float64) bool { m[c] = w; return true })
+	ids, ws, err := v.edgeList(p, Mentions, Out)
 	if err != nil {
 		return nil, err
+	}
+	m := make(map[NodeID]float64, len(ids))
+	for i, c := range ids {
+		m[c] = ws[i]
 	}
 	return v.weighted(m, first)
 }
@@ -294,10 +351,9 @@ func (v *View) AuthorConcepts(a NodeID, first int) ([]Weighted, error) {
 		return nil, err
 	}
 	m := map[NodeID]float64{}
-	for _, p := range papers {
-		if err := v.r.Edges(p, Mentions, Out, func(c NodeID, w float64) bool { m[c] += w; return true }); err != nil {
-			return nil, err
-		}
+	// one read for all the papers' mentions
+	if err := v.r.EdgesOf(papers, Mentions, Out, func(_ int, c NodeID, w float64) bool { m[c] += w; return true }); err != nil {
+		return nil, err
 	}
 	for c, w := range m {
 		m[c] = Round3(w) // sums of 3-decimal scores: no 17.025000000000002

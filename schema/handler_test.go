@@ -49,9 +49,16 @@ func newHandler(t testing.TB) (*schema.Handler, error) {
 // newHandlerWith is newHandler with options.
 func newHandlerWith(t testing.TB, opts schema.Options) (*schema.Handler, error) {
 	t.Helper()
+	h, _, err := newHandlerDB(t, opts)
+	return h, err
+}
+
+// newHandlerDB is newHandlerWith, and the store under it.
+func newHandlerDB(t testing.TB, opts schema.Options) (*schema.Handler, *store.DB, error) {
+	t.Helper()
 	db, err := store.Open(store.DefaultOptions("").WithInMemory(true))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	t.Cleanup(func() { closeStore(t, db) })
 	extractorOnce.Do(func() { extractor = nlp.New() })
@@ -74,7 +81,8 @@ func newHandlerWith(t testing.TB, opts schema.Options) (*schema.Handler, error) 
 			t.Fatal(err)
 		}
 	}
-	return schema.NewHandler(svc, opts)
+	h, err := schema.NewHandler(svc, opts)
+	return h, db, err
 }
 
 type gqlResponse struct {

@@ -32,6 +32,29 @@ type reqState struct {
 	err    error
 	writer bool   // the request bears the write token
 	writes string // why mutations are refused ("": allowed to writers)
+	// queues hold the nodes whose edges batched resolvers will read
+	// together (one resolver goroutine: graphql-go runs them in turn).
+	queues map[edgeQueueKey]*edgeQueue
+}
+
+type edgeQueueKey struct {
+	t   graph.EdgeType
+	dir graph.Direction
+}
+
+type edgeQueue struct{ ids []graph.NodeID }
+
+func (s *reqState) queue(t graph.EdgeType, dir graph.Direction) *edgeQueue {
+	k := edgeQueueKey{t, dir}
+	q := s.queues[k]
+	if q == nil {
+		if s.queues == nil {
+			s.queues = map[edgeQueueKey]*edgeQueue{}
+		}
+		q = &edgeQueue{}
+		s.queues[k] = q
+	}
+	return q
 }
 
 type ctxKey struct{}

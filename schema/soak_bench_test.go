@@ -30,6 +30,8 @@ func BenchmarkSoakQueries(b *testing.B) {
 		{"search", `{ search(text: "learning", first: 10) { score node { id label } } }`},
 		{"concept-related", `{ concept(name: "reinforcement learning") { name related(first: 10) { weight concept { name } } } }`},
 		{"neighborhood-2", `{ neighborhood(id: $ID, depth: 2, first: 100) { nodes { id label } edges { type weight } } }`},
+		{"concept-papers", `{ concept(name: "reinforcement learning") { papers(first: 20) { nodes { id title year authors { id name } } } } }`},
+		{"concept-papers-bare", `{ concept(name: "reinforcement learning") { papers(first: 20) { nodes { id title } } } }`},
 		{"papers-related", `{ author(name: $NAME) { papers(first: 5) { totalCount nodes { title related(first: 5) { score paper { title } } } } } }`},
 	} {
 		query := fill.Replace(q.query)

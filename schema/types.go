@@ -63,14 +63,14 @@ func (t *types) buildNodes() {
 		},
 	})
 	t.idField = &graphql.Field{Type: graphql.NewNonNull(graphql.ID), Description: "Opaque, stable id.",
-		Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).ID.String(), nil }}
+		Resolve: func(p graphql.ResolveParams) (any, error) { return strPtr(node(p).ID.String()), nil }}
 	t.kindField = &graphql.Field{Type: graphql.NewNonNull(t.kind), Description: "What the node is.",
 		Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).Kind(), nil }}
 	t.labelField = &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "What a person reads: title, name, code or URL; for people who share a name, the name with what tells them apart (\"Yang Liu (cs.CV; with Wei Zhang)\").",
 		Resolve: safe(func(p graphql.ResolveParams) (any, error) {
 			n := node(p)
 			if n.Kind() != graph.KindAuthor {
-				return n.Label, nil
+				return &n.Label, nil
 			}
 			v, err := viewOf(p)
 			if err != nil {
@@ -108,8 +108,13 @@ func (t *types) buildNodes() {
 
 func labelAs(desc string) *graphql.Field {
 	return &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: desc,
-		Resolve: func(p graphql.ResolveParams) (any, error) { return node(p).Label, nil }}
+		Resolve: func(p graphql.ResolveParams) (any, error) { return &node(p).Label, nil }}
 }
+
+// strPtr is how string fields answer: graphql-go serializes a *string as
+// it is, and any other value (a string too) through fmt.Sprintf("%v"),
+// an allocation and a format on every id and name of a page.
+func strPtr(s string) *string { return &s }
 
 // aliasesAs is a list of the node's other names, described as desc.
 func aliasesAs(desc string) *graphql.Field {
@@ -209,6 +214,37 @@ func viewFirst(def, maxN int, fn func(v *graph.View, n *graph.Node, first int) (
 			return nil, err
 		}
 		return fn(v, node(p), first)
+	})
+}
+
+// batched resolves a field read from one kind of edge of its node, for a
+// list of nodes at once: each resolver queues its node and returns a thunk;
+// graphql-go calls the thunks after the level's resolvers (breadth first),
+// and the first to run reads the edges of every queued node in one read
+// of the store (View.Prefetch). So a page of twenty papers with their
+// authors costs one edge read, not twenty (TestPageReadsAreBatched).
+func batched(t graph.EdgeType, dir graph.Direction, fn func(v *graph.View, n *graph.Node, p graphql.ResolveParams) (any, error)) graphql.FieldResolveFn {
+	return safe(func(p graphql.ResolveParams) (any, error) {
+		v, err := viewOf(p)
+		if err != nil {
+			return nil, err
+		}
+		s, n := state(p.Context), node(p)
+		q := s.queue(t, dir)
+		q.ids = append(q.ids, n.ID)
+		return func() (any, error) {
+			// a thunk runs outside safe: its panics and errors are ours
+			return safe(func(graphql.ResolveParams) (any, error) {
+				if len(q.ids) > 0 {
+					ids := q.ids
+					q.ids = nil
+					if err := v.Prefetch(ids, t, dir); err != nil {
+						return nil, err
+					}
+				}
+				return fn(v, n, p)
+			})(p)
+		}, nil
 	})
 }
 
@@ -342,11 +378,19 @@ func (t *types) buildPapers() {
 						return nilIfEmpty(graph.PaperDate(node(p)).MonthString()), nil
 					}},
 				"subjects": {Type: nnList(t.subject), Description: "Primary first.",
-					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) { return v.PaperSubjects(n.ID) })},
+					Resolve: batched(graph.InSubject, graph.Out, func(v *graph.View, n *graph.Node, _ graphql.ResolveParams) (any, error) {
+						return v.PaperSubjects(n.ID)
+					})},
 				"authors": {Type: nnList(t.author), Description: "In byline order.",
-					Resolve: viewList(func(v *graph.View, n *graph.Node) (any, error) { return v.PaperAuthors(n.ID) })},
+					Resolve: batched(graph.Authored, graph.In, func(v *graph.View, n *graph.Node, _ graphql.ResolveParams) (any, error) {
+						return v.PaperAuthors(n.ID)
+					})},
 				"concepts": {Type: nnList(t.weighted), Args: firstArgs(graph.DefaultFirst), Description: "By descending score.",
-					Resolve: viewFirst(graph.DefaultFirst, graph.MaxFirst, func(v *graph.View, n *graph.Node, first int) (any, error) {
+					Resolve: batched(graph.Mentions, graph.Out, func(v *graph.View, n *graph.Node, p graphql.ResolveParams) (any, error) {
+						first, err := firstArg(p, graph.DefaultFirst, graph.MaxFirst)
+						if err != nil {
+							return nil, err
+						}
 						return v.PaperConcepts(n.ID, first)
 					})},
 				"repositories": {Type: nnList(t.repo),

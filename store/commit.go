@@ -76,7 +76,7 @@ func (db *DB) update(ctx context.Context, fn func(graph.Tx) error, committed fun
 	if db.flight != nil {
 		o.base, o.baseIndex = db.flight.o.tree, db.flight.o.index
 	}
-	t := &tx{reader: reader{txn: snap, over: o, ts: never}, db: db}
+	t := &tx{reader: reader{txn: snap, over: o, ts: never, scans: &db.scans}, db: db}
 	if db.dry == nil {
 		t.hot = db.hot
 		if db.wantFilter && db.filter == nil && db.misses >= filterAfterMisses && db.misses >= db.filterBreakEven() {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -101,8 +102,10 @@ type DB struct {
 	// With one writer, Badger's own conflict detection has nothing left to
 	// find and is off (it cost a tracked read per scanned key).
 	wmu sync.Mutex
-	hot *hotCache               // locks itself (commits update it while the next update reads it)
-	dry *btree.BTreeG[*pending] // set by DryRun
+	hot *hotCache // locks itself (commits update it while the next update reads it)
+	// scans counts the Badger iterators readers opened (Scans).
+	scans atomic.Int64
+	dry   *btree.BTreeG[*pending] // set by DryRun
 	// flight is the commit under way (UpdateAsync) and next the snapshot
 	// taken just before it started; both guarded by wmu.
 	flight *flight
@@ -233,6 +236,11 @@ func (db *DB) Close() error {
 
 // Size returns the on-disk size of the LSM tree and value log, in bytes.
 func (db *DB) Size() (lsm, vlog int64) { return db.bdb.Size() }
+
+// Scans reports how many Badger iterators readers have opened: each is a
+// walk over every memtable and level, the unit of a read's cost that
+// batching saves (kg_store_scans_total).
+func (db *DB) Scans() int64 { return db.scans.Load() }
 
 func (db *DB) gcLoop() {
 	defer db.wg.Done()

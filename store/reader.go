@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -24,7 +26,7 @@ func (db *DB) Read(ctx context.Context) (graph.Reader, error) {
 	// instead of a walk of the LSM tree's levels, on a store that takes
 	// writes as on a read-only one.
 	txn := db.bdb.NewTransaction(false)
-	return &reader{txn: txn, hot: db.hot, ts: txn.ReadTs()}, nil
+	return &reader{txn: txn, hot: db.hot, ts: txn.ReadTs(), scans: &db.scans}, nil
 }
 
 // reader reads a Badger snapshot; in a write transaction, under the
@@ -33,11 +35,12 @@ func (db *DB) Read(ctx context.Context) (graph.Reader, error) {
 // Values returned by get must not be modified: they may be shared.
 type reader struct {
 	txn    *badger.Txn
-	over   *overlay   // set in write transactions
-	hot    *hotCache  // set in write transactions that may use it, and in snapshots
-	ts     uint64     // a snapshot's read timestamp (write transactions: never)
-	filter *keyFilter // likewise
-	misses *int       // counts reads that found nothing (DB.misses)
+	over   *overlay      // set in write transactions
+	hot    *hotCache     // set in write transactions that may use it, and in snapshots
+	ts     uint64        // a snapshot's read timestamp (write transactions: never)
+	filter *keyFilter    // likewise
+	misses *int          // counts reads that found nothing (DB.misses)
+	scans  *atomic.Int64 // counts the Badger iterators opened (DB.Scans)
 }
 
 func (r *reader) Close() { r.txn.Discard() }
@@ -181,7 +184,7 @@ func (r *reader) scan(prefix, start []byte, values bool, fn func(k []byte, item 
 			!(r.filter != nil && r.filter.coversScan(prefix) && !r.filter.mayContain(prefix))
 		return r.over.scan(prefix, start, values, inSnap, fn)
 	}
-	it := iterator(r.txn, prefix, values)
+	it := r.iterator(prefix, values)
 	defer it.Close()
 	if start == nil {
 		start = prefix
@@ -200,6 +203,50 @@ func (r *reader) Edges(id graph.NodeID, t graph.EdgeType, dir graph.Direction, f
 	return r.scanEdges(edgePrefix(dirPrefix(dir), id, t), func(_ []byte, _ graph.EdgeType, o graph.NodeID, w float64) bool {
 		return fn(o, w)
 	})
+}
+
+// EdgesOf reads the edges of several nodes with one Badger iterator,
+// seeking from node to node in key order: a page of twenty papers' authors
+// is one read of the LSM tree's levels, not twenty iterators each built
+// over every memtable and level.
+func (r *reader) EdgesOf(ids []graph.NodeID, t graph.EdgeType, dir graph.Direction, fn func(i int, other graph.NodeID, w float64) bool) error {
+	if r.over != nil || len(ids) < 2 {
+		// a write transaction reads through its overlay, one node at a time
+		for i, id := range ids {
+			if err := r.Edges(id, t, dir, func(o graph.NodeID, w float64) bool { return fn(i, o, w) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	order := make([]int, len(ids))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ids[a], ids[b]) })
+	dp := dirPrefix(dir)
+	it := r.iterator([]byte{dp}, true)
+	defer it.Close()
+	for _, i := range order {
+		prefix := edgePrefix(dp, ids[i], t)
+		for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
+			item := it.Item()
+			other, err := parseEdgeKey(item.Key())
+			if err != nil {
+				return err
+			}
+			var w float64
+			if item.ValueSize() > 0 {
+				if err := item.Value(func(v []byte) error { w = decodeWeight(v); return nil }); err != nil {
+					return err
+				}
+			}
+			if !fn(i, other, w) {
+				break
+			}
+		}
+	}
+	return nil
 }
 
 func (r *reader) AllEdges(id graph.NodeID, dir graph.Direction, fn func(graph.EdgeType, graph.NodeID, float64) bool) error {
@@ -399,6 +446,14 @@ func decodeInt(v []byte) int64 {
 
 // iterator opens a Badger iterator over prefix, fetching values only when
 // asked (a key-only scan prefetches nothing).
+// iterator opens a Badger iterator over prefix and counts it.
+func (r *reader) iterator(prefix []byte, values bool) *badger.Iterator {
+	if r.scans != nil {
+		r.scans.Add(1)
+	}
+	return iterator(r.txn, prefix, values)
+}
+
 func iterator(txn *badger.Txn, prefix []byte, values bool) *badger.Iterator {
 	opts := badger.DefaultIteratorOptions
 	opts.PrefetchValues = false

@@ -382,7 +382,7 @@ func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	if media == mediaResponse && resp.Data == nil && len(resp.Errors) > 0 {
 		status = http.StatusBadRequest // failed before execution
 	}
-	body, err := json.Marshal(resp)
+	body, err := encodeResponse(resp)
 	if err != nil {
 		h.fail(w, CodeInternal, "encode the answer: "+err.Error())
 		return

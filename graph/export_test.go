@@ -150,3 +150,11 @@ func SetPostWeightsMin(n int) (restore func()) {
 	postWeightsMin = n
 	return func() { postWeightsMin = old }
 }
+
+// SetRelWordPostings computes related work's title-word cosine through
+// the words' rows (true) or each candidate's words.
+func SetRelWordPostings(on bool) (restore func()) {
+	old := relWordPostings
+	relWordPostings = on
+	return func() { relWordPostings = old }
+}

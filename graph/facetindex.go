@@ -116,6 +116,7 @@ type facetIndex struct {
 	words     map[string]uint32
 	wordIDF   []float32
 	wordNorms []float32
+	wordPosts [][]uint32 // rows by word, for the words that weigh
 	// byRel holds the relevance order of a large concept's whole list
 	// (Concept.papers without a filter, what a dashboard asks most) until
 	// the index next changes (weigh empties it); relMu guards it between

@@ -225,6 +225,40 @@ func TestRelatedWorkOnArXiv(t *testing.T) {
 			t.Errorf("nothing given: %v, want INVALID", err)
 		}
 	})
+
+	// the title-word cosine through the words' rows gives every answer
+	// of a loop over each candidate's words: the same papers, in the same
+	// order, with the same scores
+	t.Run("word postings change nothing", func(t *testing.T) {
+		ask := func(seed graph.NodeID, first int) []graph.Related {
+			rel, err := v.RelatedPapers(seed, first)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rel
+		}
+		compared := 0
+		for i, seed := range sample(150) {
+			first := []int{1, 5, 10, 50}[i%4]
+			pruned := ask(seed, first) // through the words' rows
+			restore := graph.SetRelWordPostings(false)
+			full := ask(seed, first)
+			restore()
+			if len(pruned) != len(full) {
+				t.Fatalf("%s first %d: %d answers with the bound, %d without", seed, first, len(pruned), len(full))
+			}
+			for j := range full {
+				if pruned[j].Paper.ID != full[j].Paper.ID || pruned[j].Score != full[j].Score {
+					t.Errorf("%s first %d, #%d: %s %v with the bound, %s %v without", seed, first, j,
+						pruned[j].Paper.ID, pruned[j].Score, full[j].Paper.ID, full[j].Score)
+				}
+			}
+			compared += len(full)
+		}
+		if compared == 0 {
+			t.Fatal("no answers compared")
+		}
+	})
 }
 
 // reword rewrites a title as a person might: its words in another order,

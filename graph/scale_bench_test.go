@@ -130,3 +130,48 @@ func benchRelated(b *testing.B, verify bool) {
 		v.Close()
 	}
 }
+
+// BenchmarkArXivNeighborhood is kg bench's neighbourhood question: a
+// person's nodes within two hops, the first 50, and the edges among them.
+func BenchmarkArXivNeighborhood(b *testing.B) {
+	svc, a := arxivStore(b, true)
+	b.ReportAllocs()
+	for b.Loop() {
+		v, _ := svc.View(context.Background())
+		g, err := v.Neighborhood(a.ID, 2, nil, 50)
+		if err != nil || len(g.Nodes) != 50 {
+			b.Fatal(len(g.Nodes), err)
+		}
+		v.Close()
+	}
+}
+
+// BenchmarkArXivRelatedWords compares related work for the first papers
+// of Yang Liu with the title-word cosine through the words' rows
+// (postings) and through each candidate's words (rows).
+func BenchmarkArXivRelatedWords(b *testing.B) {
+	svc, a := arxivStore(b, true)
+	v, _ := svc.View(context.Background())
+	page, err := v.Papers(a.ID, 20, "")
+	v.Close()
+	if err != nil || len(page.Papers) == 0 {
+		b.Fatal(err)
+	}
+	if err := svc.PrepareIndex(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	for _, on := range []bool{true, false} {
+		b.Run(map[bool]string{true: "postings", false: "rows"}[on], func(b *testing.B) {
+			defer graph.SetRelWordPostings(on)()
+			i := 0
+			for b.Loop() {
+				v, _ := svc.View(context.Background())
+				if _, err := v.RelatedPapers(page.Papers[i%len(page.Papers)].ID, 10); err != nil {
+					b.Fatal(err)
+				}
+				v.Close()
+				i++
+			}
+		})
+	}
+}

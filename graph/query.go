@@ -417,8 +417,11 @@ func (v *View) ConceptRelated(c NodeID, first int) ([]Weighted, error) {
 // nameInName reports whether one concept name's words are a run of the
 // other's ("diffusion" of "diffusion model", "chain-of-thought" of
 // "chain-of-thought reasoning").
-func nameInName(a, b string) bool {
-	wa, wb := nameWords(a), nameWords(b)
+func nameInName(a, b string) bool { return wordsInWords(nameWords(a), nameWords(b)) }
+
+// wordsInWords is nameInName on names' words (nameWords), for callers that
+// compare each name with many.
+func wordsInWords(wa, wb []string) bool {
 	if len(wa) > len(wb) {
 		wa, wb = wb, wa
 	}

@@ -646,12 +646,6 @@ func (q *relQuery) norm(ix *facetIndex) float64 {
 	return q.qnorm
 }
 
-// nestedIn reports whether name a is a run of the words of the longer
-// name b.
-func nestedIn(a, b string) bool {
-	return len(nameWords(a)) < len(nameWords(b)) && nameInName(a, b)
-}
-
 // whyConcepts and whyPeople bound what the one-line reason names.
 const (
 	whyConcepts = 3
@@ -704,9 +698,13 @@ func whyLine(r Related, subject string) string {
 	var parts []string
 	if shared := len(r.SharedConcepts) + len(r.SharedTerms); shared > 0 {
 		var names []string
-		for _, c := range r.SharedConcepts {
+		words := make([][]string, len(r.SharedConcepts)) // each name's words, once
+		for i, c := range r.SharedConcepts {
+			words[i] = nameWords(c.Label)
+		}
+		for i, c := range r.SharedConcepts {
 			// "model agent" says nothing beside "large language model agent"
-			if !slices.ContainsFunc(r.SharedConcepts, func(b *Node) bool { return nestedIn(c.Label, b.Label) }) {
+			if !slices.ContainsFunc(words, func(wb []string) bool { return len(words[i]) < len(wb) && wordsInWords(words[i], wb) }) {
 				names = append(names, conceptShortName(c))
 			}
 		}
@@ -764,8 +762,7 @@ func conceptShortName(c *Node) string {
 func (v *View) damp(ix *facetIndex, q *relQuery) error {
 	type named struct {
 		ord   uint32
-		words int
-		label string
+		words []string
 	}
 	var cs []named
 	for _, c := range slices.Sorted(maps.Keys(q.concepts)) {
@@ -775,11 +772,11 @@ func (v *View) damp(ix *facetIndex, q *relQuery) error {
 		} else if err != nil {
 			return err
 		}
-		cs = append(cs, named{c, len(nameWords(n.Label)), n.Label})
+		cs = append(cs, named{c, nameWords(n.Label)})
 	}
 	for _, a := range cs {
 		for _, b := range cs {
-			if a.words < b.words && nameInName(a.label, b.label) { // nestedIn, words counted once
+			if len(a.words) < len(b.words) && wordsInWords(a.words, b.words) { // a nested in b, words found once
 				q.concepts[a.ord] *= relNestedDamp
 				break
 			}

@@ -63,13 +63,21 @@ func (v *View) Search(text string, kinds []Kind, first int) ([]Hit, error) {
 	levels := slices.Sorted(maps.Keys(byScore))
 	slices.Reverse(levels)
 	query := FoldKey(text)
-	var hits []Hit
+	// candidates are read from the snapshot without keeping them in the
+	// View (a common word's thousands of papers: a copy and a map entry
+	// each); the answer's few are loaded into it at the end
+	type cand struct {
+		id    NodeID
+		label string
+		score float64
+	}
+	var cands []cand
 	for _, s := range levels {
-		if len(hits) >= first {
+		if len(cands) >= first {
 			break
 		}
 		for _, id := range byScore[s] {
-			n, err := v.Node(id)
+			n, err := v.r.Node(id)
 			if ErrorCode(err) == NotFound {
 				continue
 			}
@@ -77,10 +85,10 @@ func (v *View) Search(text string, kinds []Kind, first int) ([]Hit, error) {
 				return nil, err
 			}
 			score := s
-			if exactLabel(n, query) {
+			if exactLabel(&n, query) {
 				score++
 			}
-			hits = append(hits, Hit{n, score})
+			cands = append(cands, cand{id, n.Label, score})
 		}
 	}
 	// equal labels (people who share a name: 32 "Yang Liu"s) come most
@@ -102,23 +110,29 @@ func (v *View) Search(text string, kinds []Kind, first int) ([]Hit, error) {
 		}
 		return n
 	}
-	slices.SortFunc(hits, func(a, b Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+	slices.SortFunc(cands, func(a, b cand) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(len(a.Node.Label), len(b.Node.Label)); c != 0 {
+		if c := cmp.Compare(len(a.label), len(b.label)); c != 0 {
 			return c
 		}
-		if c := strings.Compare(a.Node.Label, b.Node.Label); c != 0 {
+		if c := strings.Compare(a.label, b.label); c != 0 {
 			return c
 		}
-		return cmp.Or(cmp.Compare(count(b.Node.ID), count(a.Node.ID)), cmp.Compare(a.Node.ID, b.Node.ID))
+		return cmp.Or(cmp.Compare(count(b.id), count(a.id)), cmp.Compare(a.id, b.id))
 	})
 	if ierr != nil {
 		return nil, ierr
 	}
-	if len(hits) > first {
-		hits = hits[:first]
+	cands = cands[:min(first, len(cands))]
+	hits := make([]Hit, 0, len(cands))
+	for _, c := range cands {
+		n, err := v.Node(c.id)
+		if err != nil {
+			return nil, err
+		}
+		hits = append(hits, Hit{n, c.score})
 	}
 	return hits, nil
 }

@@ -131,8 +131,13 @@ func (s *Service) settleCoOccurrence(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		s.report(StageCoOccur, 0, len(dirty))
 		if flag != 0 || len(dirty) >= coRecountMin && 4*int64(len(dirty)) >= papers {
-			return s.recountCoOccurrence(ctx, dirty)
+			if err := s.recountCoOccurrence(ctx, dirty); err != nil {
+				return err
+			}
+			s.report(StageCoOccur, len(dirty), len(dirty))
+			return nil
 		}
 		if len(dirty) == 0 {
 			return nil
@@ -153,6 +158,7 @@ func (s *Service) settleCoOccurrence(ctx context.Context) error {
 		}); err != nil {
 			return err
 		}
+		s.report(StageCoOccur, len(dirty), len(dirty))
 	}
 }
 

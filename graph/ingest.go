@@ -19,6 +19,7 @@ type Service struct {
 	settling sync.Mutex
 	peopleOK atomic.Bool // the store's authors are people (peopleCurrent)
 	facets   facetHolder // the in-memory facet index (facetload.go)
+	progress Progress    // the settle's progress (OnProgress)
 }
 
 // DryRun makes every later write of the service stay in memory: ingest

@@ -285,6 +285,7 @@ func (s *Service) reclusterBlocks(ctx context.Context, blocks []string) error {
 		}); err != nil {
 			return err
 		}
+		s.report(StagePeople, start+len(round), len(blocks))
 	}
 	return nil
 }

@@ -144,3 +144,65 @@ func TestPipelineDropsOnlyBadDocuments(t *testing.T) {
 		t.Error("pipeline store differs from sequential ingest")
 	}
 }
+
+// The settle after a pipeline reports each stage in order, counts that
+// never pass their totals, the people and profile stages to the end, and
+// "settled" last.
+func TestSettleReportsProgress(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	type step struct {
+		stage       string
+		done, total int
+	}
+	var steps []step
+	svc.OnProgress(func(stage string, done, total int) { steps = append(steps, step{stage, done, total}) })
+	p := svc.NewPipeline(context.Background(), 2, func(_ graph.Document, _ graph.IngestResult, err error) {
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	for _, f := range seedFiles(t) {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = source.Read(filepath.Base(f), fh, p.Add, func(error) {})
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	order := []string{graph.StageRescan, graph.StageLink, graph.StageCoOccur, graph.StagePeople, graph.StageProfiles, graph.StageSettleDone}
+	rank := map[string]int{}
+	for i, s := range order {
+		rank[s] = i
+	}
+	last := map[string]step{}
+	prev := -1
+	for _, s := range steps {
+		r, ok := rank[s.stage]
+		if !ok {
+			t.Fatalf("unknown stage %q", s.stage)
+		}
+		if r < prev {
+			t.Errorf("stage %q after %q", s.stage, order[prev])
+		}
+		prev = r
+		if s.total > 0 && s.done > s.total || s.done < 0 {
+			t.Errorf("%q: %d done of %d", s.stage, s.done, s.total)
+		}
+		last[s.stage] = s
+	}
+	for _, st := range []string{graph.StagePeople, graph.StageProfiles} {
+		if s, ok := last[st]; !ok || s.total == 0 || s.done != s.total {
+			t.Errorf("%q ended at %+v, want all of a positive total", st, s)
+		}
+	}
+	if len(steps) == 0 || steps[len(steps)-1].stage != graph.StageSettleDone {
+		t.Errorf("last report %+v, want %q", steps, graph.StageSettleDone)
+	}
+}

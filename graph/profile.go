@@ -350,6 +350,7 @@ func (s *Service) storeProfiles(ctx context.Context, ids []NodeID) error {
 		}); err != nil {
 			return err
 		}
+		s.report(StageProfiles, start+len(round), len(ids))
 	}
 	return nil
 }

@@ -44,6 +44,7 @@ func (s *Service) settle(ctx context.Context) error {
 	if err := s.rejectModifiers(ctx, surface, rescan); err != nil {
 		return err
 	}
+	linked := 0
 	for {
 		plan, err := s.settlePlan(ctx)
 		if err != nil {
@@ -61,6 +62,8 @@ func (s *Service) settle(ctx context.Context) error {
 		if err := s.settleApply(ctx, plan); err != nil {
 			return err
 		}
+		linked += len(plan.add)
+		s.report(StageLink, linked, 0)
 	}
 	// words found modifiers as papers were linked to them
 	if err := s.rejectPending(ctx); err != nil {
@@ -81,7 +84,11 @@ func (s *Service) settle(ctx context.Context) error {
 	if err := s.settleCoOccurrence(ctx); err != nil {
 		return err
 	}
-	return s.settlePeople(ctx)
+	if err := s.settlePeople(ctx); err != nil {
+		return err
+	}
+	s.report(StageSettleDone, 0, 0)
+	return nil
 }
 
 // rescanChunk is how many papers one snapshot of a rescan reads.
@@ -136,6 +143,10 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 			}
 		}
 	}
+	var papers int64
+	if err == nil && len(marked) > 0 {
+		papers, err = r.Counter(cntPapers)
+	}
 	r.Close()
 	if err != nil || len(marked) == 0 {
 		return nil, marked, nil, err
@@ -150,6 +161,7 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 	workers := runtime.GOMAXPROCS(0)
 	add = map[NodeID]map[NodeID]float64{}
 	var after NodeID
+	scanned := 0
 	for {
 		ids, err := s.paperIDs(ctx, after, rescanChunk)
 		if err != nil {
@@ -205,6 +217,8 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 				surface[c]++
 			}
 		}
+		scanned += len(ids)
+		s.report(StageRescan, scanned, int(papers)) // papers stored after the concepts are not read
 	}
 	return add, marked, surface, nil
 }

@@ -125,6 +125,7 @@ func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, worker
 	}
 	read := &atomic.Int64{}
 	progress := startProgressBar(bar, total, read, sum.progress)
+	svc.OnProgress(settleLogger(log, 10*time.Second))
 	// Analysis runs ahead on worker goroutines; documents are written in
 	// order on one goroutine, several to a transaction, each atomically.
 	pipe := svc.NewPipeline(ctx, workers, func(doc graph.Document, res graph.IngestResult, err error) {
@@ -183,6 +184,28 @@ func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, worker
 	log.Info().Int("files", len(files)).Int("records", records).Dur("took", time.Since(start)).
 		Float64("recordsPerSecond", float64(records)/time.Since(start).Seconds()).Msg("ingest finished")
 	return sum, readErr
+}
+
+// settleLogger logs the settle's progress after the last record: each
+// stage as it starts and ends, and its count every interval between.
+func settleLogger(log zerolog.Logger, every time.Duration) graph.Progress {
+	var stage string
+	var last time.Time
+	return func(st string, done, total int) {
+		if st == graph.StageSettleDone {
+			return // "concepts linked" follows
+		}
+		finished := total > 0 && done >= total
+		if st == stage && !finished && time.Since(last) < every {
+			return
+		}
+		stage, last = st, time.Now()
+		e := log.Info().Str("stage", st).Int("done", done)
+		if total > 0 {
+			e = e.Int("of", total)
+		}
+		e.Msg("settling")
+	}
 }
 
 // ingestFile streams one file's documents into the pipeline; documents that

@@ -51,7 +51,7 @@ type flight struct {
 }
 
 func (db *DB) update(ctx context.Context, fn func(graph.Tx) error, committed func(error), wait bool) error {
-	if db.seq == nil {
+	if db.readOnly {
 		return graph.Errorf(graph.Invalid, "store is open read-only")
 	}
 	db.wmu.Lock()

@@ -15,6 +15,13 @@ type tx struct {
 }
 
 func (t *tx) NewID(k graph.Kind) (graph.NodeID, error) {
+	if t.db.seq == nil { // write transactions run one at a time (wmu)
+		seq, err := t.db.bdb.GetSequence(seqKey, 256)
+		if err != nil {
+			return 0, fmt.Errorf("id sequence: %w", err)
+		}
+		t.db.seq = seq
+	}
 	n, err := t.db.seq.Next()
 	if err != nil {
 		return 0, fmt.Errorf("allocate id: %w", err)

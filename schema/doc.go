@@ -74,4 +74,15 @@
 // reads of them answered "absent" (3 duplicate authors and a lost subject in 1,000 records; 124
 // extra authors over the arXiv file). Fixed; `TestKeyFilterBuiltDuringACommit` fails without the
 // fix. `kg stats --digest` prints the same digest for operations (compare a replica with its source).
+//
+// Cost of a request. Documents are parsed and validated once per query text. A list's per-item
+// reads are batched: `Paper.authors`, `subjects` and `concepts` return graphql-go thunks, which it
+// calls breadth first after the level's resolvers, and the first reads the edges of every queued
+// paper with one Badger iterator (`View.Prefetch`; a page of 18 papers with all three: 3 iterators,
+// not 54). String fields answer `*string` (graphql-go formats any other value with `fmt.Sprintf`),
+// and responses are encoded by a type switch that writes encoding/json's bytes (`encodeResponse`,
+// fuzzed against it). What remains is graphql-go's executor: about 100 µs for a page of 20 papers,
+// mostly a `ResolveInfo` copied to the heap in every `completeValue` call (a closure captures it)
+// and the stack growth of the goroutine it starts per request: the reason a page over HTTP costs
+// ten times the `graph` call behind it.
 package schema

@@ -15,7 +15,7 @@ import (
 var encodeCases = []any{
 	nil, "", "plain", `quote " back \ slash`, "<b>&amp;</b>", "tab\tnl\ncr\rbs\bff\f\x00\x1f",
 	"Müller, Zoë 🦀", "bad \xff\xfe utf8", "sep \u2028 \u2029", true, false,
-	0, -1, 1 << 40, int64(-1 << 62), int32(7), 0.0, -0.0, 1.5, 0.1, 1e-6, 9.99e-7, 1e-7, 1e20, 1e21, 123456789.125, -3.25e-12,
+	0, -1, 1 << 40, int64(-1 << 62), int32(7), 0.0, math.Copysign(0, -1), 1.5, 0.1, 1e-6, 9.99e-7, 1e-7, 1e20, 1e21, 123456789.125, -3.25e-12,
 	map[string]any{}, []any{}, map[string]any(nil), []any(nil),
 	map[string]any{"b": 1, "a": []any{map[string]any{"z": nil, "y": "x"}, 2.5, "s"}, "<k>": true},
 	[]any{[]any{}, map[string]any{"": ""}},

@@ -279,16 +279,29 @@ func (v *View) edgesOf(id NodeID, limit int) (nodeEdges, error) {
 }
 
 // edgesTo finds the edges of a block edgesOf cut short at id that lead to
-// the nodes of others, one point read each (of the nodes of the kind the
-// block's edges lead to).
-func (v *View) edgesTo(id NodeID, b edgeBlock, others []NodeID, fn func(Edge)) error {
-	ends, known := edgeEnds[b.t]
+// the nodes of others (of the kind the block's edges lead to): known
+// answers where the other end read its side whole, else a point read.
+func (v *View) edgesTo(id NodeID, b edgeBlock, others []NodeID, fn func(Edge), known func(o NodeID, b edgeBlock, src, dst NodeID) (Edge, bool, bool)) error {
+	ends, typed := edgeEnds[b.t]
 	want := ends[1]
 	if b.dir == In {
 		want = ends[0]
 	}
 	for _, o := range others {
-		if o == id || known && o.Kind() != want {
+		if o == id || typed && o.Kind() != want {
+			continue
+		}
+		src, dst := id, o
+		switch {
+		case b.t == CoAuthor || b.t == CoOccurs:
+			src, dst = min(id, o), max(id, o)
+		case b.dir == In:
+			src, dst = o, id
+		}
+		if e, ok, decided := known(o, b, src, dst); decided {
+			if ok {
+				fn(e)
+			}
 			continue
 		}
 		switch {
@@ -301,10 +314,6 @@ func (v *View) edgesTo(id NodeID, b edgeBlock, others []NodeID, fn func(Edge)) e
 				fn(Edge{Source: min(id, o), Target: max(id, o), Type: b.t, Weight: float64(n), HasWeight: true})
 			}
 		default:
-			src, dst := id, o
-			if b.dir == In {
-				src, dst = o, id
-			}
 			w, ok, err := v.r.Edge(src, b.t, dst)
 			if err != nil {
 				return err
@@ -392,18 +401,45 @@ func (v *View) Neighborhood(start NodeID, depth int, kinds []Kind, first int) (S
 			g.Edges = append(g.Edges, e)
 		}
 	}
-	for _, id := range order {
+	// every node's edges first, and the edges among the nodes by their
+	// ends: a block cut short at one node is read whole at most others
+	// (a concept of thousands of papers, each paper with its few
+	// concepts), and there the edge is known without a point read
+	nes := make([]nodeEdges, len(order))
+	among := map[ekey]Edge{}
+	for i, id := range order {
 		ne, err := visit(id)
 		if err != nil {
 			return g, err
 		}
+		nes[i] = ne
 		for _, e := range ne.es {
+			if in[e.other] {
+				among[ekey{e.e.Source, e.e.Target, e.e.Type}] = e.e
+			}
+		}
+	}
+	// known: the edge between the ends of a block cut at one of them, when
+	// the other end o read its side of the block whole
+	known := func(o NodeID, b edgeBlock, src, dst NodeID) (Edge, bool, bool) {
+		rev := edgeBlock{b.t, Out} // pairs: one block, both ways
+		if b.t != CoAuthor && b.t != CoOccurs && b.dir == Out {
+			rev.dir = In
+		}
+		if slices.Contains(visited[o].cut, rev) {
+			return Edge{}, false, false // cut there too: a point read decides
+		}
+		e, ok := among[ekey{src, dst, b.t}]
+		return e, ok, true
+	}
+	for i, id := range order {
+		for _, e := range nes[i].es {
 			if in[e.other] {
 				keep(e.e)
 			}
 		}
-		for _, b := range ne.cut {
-			if err := v.edgesTo(id, b, order, keep); err != nil {
+		for _, b := range nes[i].cut {
+			if err := v.edgesTo(id, b, order, keep, known); err != nil {
 				return g, err
 			}
 		}

@@ -157,23 +157,8 @@ func TestSettleReportsProgress(t *testing.T) {
 	}
 	var steps []step
 	svc.OnProgress(func(stage string, done, total int) { steps = append(steps, step{stage, done, total}) })
-	p := svc.NewPipeline(context.Background(), 2, func(_ graph.Document, _ graph.IngestResult, err error) {
-		if err != nil {
-			t.Error(err)
-		}
-	})
-	for _, f := range seedFiles(t) {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = source.Read(filepath.Base(f), fh, p.Add, func(error) {})
-		fh.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := p.Close(); err != nil {
+	pipeSeeds(t, svc) // as Pipeline.Close: the documents, then the settle
+	if err := svc.SettleConcepts(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	order := []string{graph.StageRescan, graph.StageLink, graph.StageCoOccur, graph.StagePeople, graph.StageProfiles, graph.StageSettleDone}

@@ -107,18 +107,30 @@ func BenchmarkArXivRelated(b *testing.B) {
 	checksums(b, benchRelated)
 }
 
-func benchRelated(b *testing.B, verify bool) {
+// relatedSeeds opens the store with its index ready and returns the first
+// n papers of its most prolific author, as seeds for related work.
+func relatedSeeds(b *testing.B, verify bool, n int) (*graph.Service, []graph.NodeID) {
+	b.Helper()
 	svc, a := arxivStore(b, verify)
 	v, _ := svc.View(context.Background())
-	page, err := v.Papers(a.ID, 1, "")
+	page, err := v.Papers(a.ID, n, "")
 	v.Close()
 	if err != nil || len(page.Papers) == 0 {
 		b.Fatal(err)
 	}
-	p := page.Papers[0].ID
 	if err := svc.PrepareIndex(context.Background()); err != nil {
 		b.Fatal(err)
 	}
+	var ids []graph.NodeID
+	for _, p := range page.Papers {
+		ids = append(ids, p.ID)
+	}
+	return svc, ids
+}
+
+func benchRelated(b *testing.B, verify bool) {
+	svc, seeds := relatedSeeds(b, verify, 1)
+	p := seeds[0]
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -150,23 +162,14 @@ func BenchmarkArXivNeighborhood(b *testing.B) {
 // of Yang Liu with the title-word cosine through the words' rows
 // (postings) and through each candidate's words (rows).
 func BenchmarkArXivRelatedWords(b *testing.B) {
-	svc, a := arxivStore(b, true)
-	v, _ := svc.View(context.Background())
-	page, err := v.Papers(a.ID, 20, "")
-	v.Close()
-	if err != nil || len(page.Papers) == 0 {
-		b.Fatal(err)
-	}
-	if err := svc.PrepareIndex(context.Background()); err != nil {
-		b.Fatal(err)
-	}
+	svc, seeds := relatedSeeds(b, true, 20)
 	for _, on := range []bool{true, false} {
 		b.Run(map[bool]string{true: "postings", false: "rows"}[on], func(b *testing.B) {
 			defer graph.SetRelWordPostings(on)()
 			i := 0
 			for b.Loop() {
 				v, _ := svc.View(context.Background())
-				if _, err := v.RelatedPapers(page.Papers[i%len(page.Papers)].ID, 10); err != nil {
+				if _, err := v.RelatedPapers(seeds[i%len(seeds)], 10); err != nil {
 					b.Fatal(err)
 				}
 				v.Close()

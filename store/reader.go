@@ -231,15 +231,9 @@ func (r *reader) EdgesOf(ids []graph.NodeID, t graph.EdgeType, dir graph.Directi
 		prefix := edgePrefix(dp, ids[i], t)
 		for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
 			item := it.Item()
-			other, err := parseEdgeKey(item.Key())
+			other, w, err := decodeEdge(item.Key(), item)
 			if err != nil {
 				return err
-			}
-			var w float64
-			if item.ValueSize() > 0 {
-				if err := item.Value(func(v []byte) error { w = decodeWeight(v); return nil }); err != nil {
-					return err
-				}
 			}
 			if !fn(i, other, w) {
 				break
@@ -265,18 +259,27 @@ func dirPrefix(dir graph.Direction) byte {
 // scanEdges visits the edge keys under prefix with their weights.
 func (r *reader) scanEdges(prefix []byte, fn func(k []byte, t graph.EdgeType, other graph.NodeID, w float64) bool) error {
 	return r.scan(prefix, nil, true, func(k []byte, item valued) (bool, error) {
-		other, err := parseEdgeKey(k)
+		other, w, err := decodeEdge(k, item)
 		if err != nil {
 			return false, err
 		}
-		var w float64
-		if item.ValueSize() > 0 {
-			if err := item.Value(func(v []byte) error { w = decodeWeight(v); return nil }); err != nil {
-				return false, err
-			}
-		}
 		return fn(k, graph.EdgeType(k[9]), other, w), nil
 	})
+}
+
+// decodeEdge reads an edge key's far end and its value's weight (none: 0).
+func decodeEdge(k []byte, item valued) (graph.NodeID, float64, error) {
+	other, err := parseEdgeKey(k)
+	if err != nil {
+		return 0, 0, err
+	}
+	var w float64
+	if item.ValueSize() > 0 {
+		if err := item.Value(func(v []byte) error { w = decodeWeight(v); return nil }); err != nil {
+			return 0, 0, err
+		}
+	}
+	return other, w, nil
 }
 
 func (r *reader) Edge(src graph.NodeID, t graph.EdgeType, dst graph.NodeID) (float64, bool, error) {
@@ -444,9 +447,7 @@ func decodeInt(v []byte) int64 {
 	return int64(binary.BigEndian.Uint64(v))
 }
 
-// iterator opens a Badger iterator over prefix, fetching values only when
-// asked (a key-only scan prefetches nothing).
-// iterator opens a Badger iterator over prefix and counts it.
+// iterator opens a Badger iterator over prefix and counts it (DB.Scans).
 func (r *reader) iterator(prefix []byte, values bool) *badger.Iterator {
 	if r.scans != nil {
 		r.scans.Add(1)
@@ -454,6 +455,8 @@ func (r *reader) iterator(prefix []byte, values bool) *badger.Iterator {
 	return iterator(r.txn, prefix, values)
 }
 
+// iterator opens a Badger iterator over prefix, fetching values only when
+// asked (a key-only scan prefetches nothing).
 func iterator(txn *badger.Txn, prefix []byte, values bool) *badger.Iterator {
 	opts := badger.DefaultIteratorOptions
 	opts.PrefetchValues = false

@@ -78,6 +78,11 @@ func (e *Extractor) findMentions(toks []token, nTitle int, acr acronyms) []menti
 // with a stop word (its head singular), and every acronym (its long form
 // when the text defines it). key is only valid during the call.
 func (e *Extractor) eachSpan(toks []token, acr acronyms, visit func(key []byte, tok int32, acronym bool)) {
+	e.spans(cutParts(toks), acr, visit)
+}
+
+// cutParts cuts a text's tokens into the words spans are made of.
+func cutParts(toks []token) []part {
 	parts := make([]part, 0, len(toks)+len(toks)/4)
 	type partKeys struct{ key, skey, acr string }
 	seen := map[string]partKeys{} // a text's words repeat
@@ -130,6 +135,11 @@ func (e *Extractor) eachSpan(toks []token, acr acronyms, visit func(key []byte, 
 			brk = false
 		}
 	}
+	return parts
+}
+
+// spans visits the spans of a text's parts (eachSpan).
+func (e *Extractor) spans(parts []part, acr acronyms, visit func(key []byte, tok int32, acronym bool)) {
 	var buf, head, k []byte
 	for i := range parts {
 		if parts[i].stop {
@@ -256,8 +266,13 @@ func (e *Extractor) ScanMentions(title, text string, keys, acronyms map[string]b
 	toks := scanTokens(repairText(graph.LatexToText(title)), nil)
 	toks = append(toks, token{".", "."})
 	toks = scanTokens(repairText(graph.LatexToText(text)), toks)
+	e.scanParts(cutParts(toks), findAcronyms(toks), keys, acronyms, fn)
+}
+
+// scanParts is ScanMentions on a text cut into parts.
+func (e *Extractor) scanParts(parts []part, acr acronyms, keys, acronyms map[string]bool, fn func(key string, acronym bool, count int)) {
 	var found map[string]int
-	e.eachSpan(toks, findAcronyms(toks), func(key []byte, _ int32, acronym bool) {
+	e.spans(parts, acr, func(key []byte, _ int32, acronym bool) {
 		set := keys
 		if acronym {
 			set = acronyms

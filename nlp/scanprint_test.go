@@ -1,0 +1,179 @@
+package nlp_test
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/nlp"
+)
+
+// mayMiss reports the names and acronyms ScanMentions finds in a text that
+// its print rules out (a print must never rule out a text that says one).
+func mayMiss(e *nlp.Extractor, title, text string, names, acronyms []string) (missed []string, found int) {
+	byKey := map[string][]string{}
+	keys := map[string]bool{}
+	for _, n := range names {
+		k := graph.ConceptKey(n)
+		byKey[k] = append(byKey[k], n)
+		keys[k] = true
+	}
+	acr := map[string]bool{}
+	for _, a := range acronyms {
+		acr[a] = true
+	}
+	var foundKeys, foundAcr []string
+	print := e.ScanMentionsPrint(title, text, keys, acr, func(key string, acronym bool, _ int) {
+		if acronym {
+			foundAcr = append(foundAcr, key)
+		} else {
+			foundKeys = append(foundKeys, key)
+		}
+	})
+	for _, k := range foundKeys {
+		if !e.ScanFilter(byKey[k], nil)(print) {
+			missed = append(missed, strings.Join(byKey[k], "|"))
+		}
+	}
+	for _, a := range foundAcr {
+		if !e.ScanFilter(nil, []string{a})(print) {
+			missed = append(missed, "acronym "+a)
+		}
+	}
+	return missed, len(foundKeys) + len(foundAcr)
+}
+
+func TestScanPrintNeverRulesOutAMention(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		names []string
+		acr   []string
+	}{
+		{"We release a new data set of images.", []string{"dataset"}, nil},
+		{"A new dataset collection of images.", []string{"data set collection"}, nil},
+		{"Data sets and data-sets.", []string{"dataset"}, nil},
+		{"More chains of thought help.", []string{"chain of thought"}, nil},
+		{"Generating chain-of-thoughts.", []string{"chain-of-thought"}, nil},
+		{"Policy optimisation of agents.", []string{"policy optimization"}, nil},
+		{"Sampling strategies for agents.", []string{"sampling strategy"}, nil},
+		{"We leverage in-context learning and domain adaptation.", []string{"in-context learning", "domain adaptation"}, nil},
+		{"Mixture-of-Experts (MoE) routing with MoEs.", []string{"mixture of experts"}, nil}, // defined: its long form
+		{"We train LLMs and an LLM-as-a-Judge.", nil, []string{"LLM"}},
+		{"Reinforcement learning (RL) trains agents; RL is costly.", []string{"reinforcement learning"}, nil},
+		{"We fine-tune with RL and PPO.", nil, []string{"RL", "PPO"}},
+		{"Results on the CIFAR10 dataset and Sentinel2 images.", []string{"CIFAR-10 dataset", "sentinel-2 image"}, nil},
+		{"We release the Causal Reasoning Benchmark.", []string{"CausalReasoningBenchmark"}, nil},
+		{"Vision-language models and vision language modelling.", []string{"vision-language model", "vision language modeling"}, nil},
+	} {
+		missed, found := mayMiss(ex, "", c.text, c.names, c.acr)
+		if len(missed) > 0 {
+			t.Errorf("%q: print rules out %v", c.text, missed)
+		}
+		if found != len(c.names)+len(c.acr) {
+			t.Errorf("%q: %d of %v %v found", c.text, found, c.names, c.acr)
+		}
+	}
+	// and it does rule out texts that say none of them
+	p := ex.ScanMentionsPrint("Graph neural networks", "We study message passing on graphs.", nil, nil, nil)
+	for _, name := range []string{"reinforcement learning", "reward model", "data set", "large language model"} {
+		if ex.ScanFilter([]string{name}, nil)(p) {
+			t.Errorf("print of a text about graphs may say %q", name)
+		}
+	}
+	if ex.ScanFilter([]string{"CIFAR-10 dataset"}, nil)(p) {
+		t.Error("print of a text about graphs may say CIFAR-10 dataset")
+	}
+	if ex.ScanFilter(nil, []string{"RL"})(p) {
+		t.Error("print of a text without acronyms may say RL")
+	}
+	if !ex.ScanFilter([]string{"message passing"}, nil)(p) || !ex.ScanFilter([]string{"graph neural network"}, nil)(p) {
+		t.Error("print rules out what the text says")
+	}
+	// damaged or foreign prints are read, not trusted
+	for _, bad := range [][]byte{nil, {}, {1}, []byte("garbage print"), append([]byte{9}, p[1:]...)} {
+		if !ex.ScanFilter([]string{"reward model"}, nil)(bad) {
+			t.Errorf("print %q trusted", bad)
+		}
+	}
+}
+
+// On real abstracts: the names are the candidates of other papers, and the
+// acronyms every acronym they write.
+func TestScanPrintOnArXiv(t *testing.T) {
+	f, err := os.Open("../../shared/data/arxiv/arxiv-cs-2025-03_2026-02.jsonl.gz")
+	if err != nil {
+		t.Skipf("arXiv file not available (%v): it is in ../shared, beside the clone", err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type doc struct{ Title, Abstract string }
+	var docs []doc
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(nil, 1<<26)
+	n := 600
+	if testing.Short() {
+		n = 150
+	}
+	for len(docs) < n && sc.Scan() {
+		var d doc
+		if json.Unmarshal(sc.Bytes(), &d) == nil {
+			docs = append(docs, d)
+		}
+	}
+	seen := map[string]bool{}
+	var names, acronyms []string
+	for _, d := range docs[:n/3] {
+		for _, tm := range ex.Candidates(d.Title, d.Abstract).Rank(nil, 15) {
+			if !seen[tm.Name] {
+				seen[tm.Name] = true
+				names = append(names, tm.Name)
+			}
+		}
+		for _, w := range strings.Fields(d.Abstract) {
+			w = strings.Trim(w, ".,;:()[]")
+			if graph.IsAcronym(w) && !seen[w] {
+				seen[w] = true
+				acronyms = append(acronyms, graph.SingularAcronym(w))
+			}
+		}
+	}
+	var multi []string // about what a settle after 1,000 new papers looks for
+	for _, n := range names {
+		if strings.Contains(n, " ") && len(multi) < 100 {
+			multi = append(multi, n)
+		}
+	}
+	few := ex.ScanFilter(multi, nil)
+	passed := 0
+	for _, d := range docs {
+		if missed, _ := mayMiss(ex, d.Title, d.Abstract, names, acronyms); len(missed) > 0 {
+			t.Errorf("%q: print rules out %v", d.Title, missed)
+		}
+		if few(ex.ScanMentionsPrint(d.Title, d.Abstract, nil, nil, nil)) {
+			passed++
+		}
+	}
+	t.Logf("%d names and %d acronyms from %d papers; a filter of 100 names of several words passes %d of %d texts", len(names), len(acronyms), n/3, passed, len(docs))
+}
+
+func FuzzScanPrint(f *testing.F) {
+	f.Add("Title", "reinforcement learning (RL) and data sets", "data set", "RL", []byte{1, 11, 0, 0, 0, 0, 255})
+	f.Add("", "((( - -- -x- é’s", "x", "", []byte(nil))
+	f.Fuzz(func(t *testing.T, title, text, name, acronym string, garbage []byte) {
+		var acr []string
+		if acronym != "" {
+			acr = []string{acronym}
+		}
+		if missed, _ := mayMiss(ex, title, text, []string{name}, acr); len(missed) > 0 {
+			t.Fatalf("print of %q %q rules out %v", title, text, missed)
+		}
+		ex.ScanFilter([]string{name}, acr)(garbage) // garbage is read, never a panic
+	})
+}

@@ -75,6 +75,17 @@
 // RecomputeConcepts, which rebuilds the whole layer from the stored texts
 // in an order-independent way.
 //
+// Some names are found by scanning the stored texts instead (one-word
+// names, acronyms, names used by more papers than uses are recorded for;
+// markBackfill): the settle scans for every name of each concept marked.
+// A paper's first scan stores a print of its text (ScanPrinter: a Bloom
+// filter of its words and of its neighbouring words joined, ~1 KB); later
+// scans read only the texts whose print may spell one of the names from
+// neighbouring words. A print errs one way, so a scan by prints links
+// exactly the papers a scan of every text links (TestRescanReadsByPrint
+// compares the digests), and it is dropped when a record brings its paper
+// new text.
+//
 // One node per idea. Names are the form people write: common words lower
 // case and American, acronyms and names as written ("RL", "GPT-4o",
 // "Trace2Skill"), the head singular. An acronym inside a longer name stands

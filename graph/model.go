@@ -119,6 +119,21 @@ type TermExtractor interface {
 	Version() string
 }
 
+// ScanPrinter is a TermExtractor whose scans leave a print of each text
+// (nlp.Extractor): a small Bloom filter of what ScanMentions can find in
+// it. A settle reads and scans only the texts whose print may say the
+// concepts it looks for, so adding papers to a large store does not scan
+// every earlier text again (rescanPlan).
+type ScanPrinter interface {
+	// ScanMentionsPrint is ScanMentions that also returns the text's print.
+	ScanMentionsPrint(title, text string, keys, acronyms map[string]bool, fn func(key string, acronym bool, count int)) []byte
+	// ScanFilter compiles concept names and acronyms into a test that is
+	// false only when the print's text says none of them.
+	ScanFilter(names, acronyms []string) func(print []byte) bool
+	// ScanPrintCurrent reports whether a print was made by this extractor.
+	ScanPrintCurrent(print []byte) bool
+}
+
 // TextAnalysis is one text's candidate terms and the spans of it that may
 // name a concept.
 type TextAnalysis interface {
@@ -357,6 +372,7 @@ const (
 	ValProfile      Index = 24 // values: author id (hex) → its profile (profile.go)
 	ValCorrections  Index = 25 // values: NameKey of a name → its manual corrections, JSON
 	ValAuthorInfo   Index = 26 // values: paper id (hex) + " " + NameKey of an author's name → AuthorInfo JSON (ORCID, affiliation, e-mail)
+	ValScanPrint    Index = 27 // values: paper id (hex) → the print of its text (ScanPrinter), made by the first settle that scans it, dropped when its text changes
 )
 
 // Round3 rounds a weight or score to 3 decimals (half away from zero), as

@@ -161,7 +161,7 @@ func TestSettleReportsProgress(t *testing.T) {
 	if err := svc.SettleConcepts(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	order := []string{graph.StageRescan, graph.StageLink, graph.StageCoOccur, graph.StagePeople, graph.StageProfiles, graph.StageSettleDone}
+	order := []string{graph.StageRescan, graph.StageRescanRead, graph.StageLink, graph.StageCoOccur, graph.StagePeople, graph.StageProfiles, graph.StageSettleDone}
 	rank := map[string]int{}
 	for i, s := range order {
 		rank[s] = i

@@ -9,6 +9,7 @@ type Progress func(stage string, done, total int)
 // Stages of the settle, as Progress names them.
 const (
 	StageRescan     = "scanning texts for new concepts"
+	StageRescanRead = "texts read for new concepts" // once, after the scan: done texts of total scanned (prints ruled out the rest)
 	StageLink       = "linking concepts to earlier papers"
 	StageCoOccur    = "counting concept co-occurrence"
 	StagePeople     = "clustering people who share a name"

@@ -112,6 +112,7 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 	}
 	names := map[string]NodeID{}    // concept keys
 	acronyms := map[string]NodeID{} // acronyms that stand for a concept
+	var nameList []string           // the names behind the keys, for prints
 	err = r.Terms(IdxRescan, "", func(_ string, c NodeID) bool {
 		marked = append(marked, c)
 		return true
@@ -131,6 +132,9 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 			}
 			surface[c] = 0
 		}
+		// every name of the concept, the old ones too: the scan finds
+		// papers that say them where the tagger did not (a new alias
+		// brings them in as a new concept does)
 		for _, name := range append([]string{n.Label}, n.Aliases...) {
 			if isOneAcronym(name) {
 				short := SingularAcronym(name)
@@ -140,6 +144,7 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 				}
 			} else if k := ConceptKey(name); k != "" {
 				names[k] = c
+				nameList = append(nameList, name)
 			}
 		}
 	}
@@ -161,7 +166,12 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 	workers := runtime.GOMAXPROCS(0)
 	add = map[NodeID]map[NodeID]float64{}
 	var after NodeID
-	scanned := 0
+	scanned, read := 0, 0
+	printer, _ := s.terms.(ScanPrinter)
+	var maySay func([]byte) bool
+	if printer != nil && len(nameList)+len(acronyms) <= maxPrintNames {
+		maySay = printer.ScanFilter(nameList, slices.Collect(maps.Keys(acronyms)))
+	}
 	for {
 		ids, err := s.paperIDs(ctx, after, rescanChunk)
 		if err != nil {
@@ -174,7 +184,7 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 			break
 		}
 		after = ids[len(ids)-1]
-		texts, err := s.paperTexts(ctx, ids)
+		texts, err := s.scanInputs(ctx, ids, printer, maySay)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -186,7 +196,17 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 			go func() {
 				defer wg.Done()
 				for i := w; i < len(texts); i += workers {
-					s.terms.ScanMentions(texts[i].title, texts[i].text, wantNames, wantAcronyms, func(key string, acronym bool, count int) {
+					if texts[i].skip {
+						continue
+					}
+					scan := s.terms.ScanMentions
+					if texts[i].print == nil && printer != nil {
+						scan = func(title, text string, keys, acr map[string]bool, fn func(string, bool, int)) {
+							texts[i].print = printer.ScanMentionsPrint(title, text, keys, acr, fn)
+							texts[i].newPrint = true
+						}
+					}
+					scan(texts[i].title, texts[i].text, wantNames, wantAcronyms, func(key string, acronym bool, count int) {
 						c, ok := names[key]
 						if acronym {
 							c, ok = acronyms[key]
@@ -209,6 +229,14 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 			}()
 		}
 		wg.Wait()
+		if err := s.storePrints(ctx, ids, texts); err != nil {
+			return nil, nil, nil, err
+		}
+		for i := range texts {
+			if !texts[i].skip {
+				read++
+			}
+		}
 		for i, f := range found {
 			if f != nil {
 				add[ids[i]] = f
@@ -220,7 +248,81 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 		scanned += len(ids)
 		s.report(StageRescan, scanned, int(papers)) // papers stored after the concepts are not read
 	}
+	s.report(StageRescanRead, read, scanned)
+
 	return add, marked, surface, nil
+}
+
+// maxPrintNames: a rescan for more names and acronyms than this (the first
+// settle of a large ingest) reads every text; prints would pass nearly all.
+const maxPrintNames = 2000
+
+// scanInput is one paper of a rescan: its text, or skip when its print
+// says it has none of the names looked for.
+type scanInput struct {
+	titleText
+	skip     bool
+	print    []byte // its current print (nil: none yet)
+	newPrint bool   // made by this scan: to be stored
+}
+
+// scanInputs reads the papers of a rescan: each paper's print first, and
+// its text only when it has no current print or the print may say one of
+// the names (maySay; nil: read every text).
+func (s *Service) scanInputs(ctx context.Context, ids []NodeID, printer ScanPrinter, maySay func([]byte) bool) ([]scanInput, error) {
+	r, err := s.store.Read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	out := make([]scanInput, len(ids))
+	for i, id := range ids {
+		if printer != nil {
+			p, err := r.Value(ValScanPrint, authorTerm(id))
+			if err != nil && ErrorCode(err) != NotFound {
+				return nil, err
+			}
+			if p != nil && printer.ScanPrintCurrent(p) {
+				out[i].print = p
+				if maySay != nil && !maySay(p) {
+					out[i].skip = true
+					continue
+				}
+			}
+		}
+		n, err := r.Node(id)
+		if err != nil {
+			return nil, err
+		}
+		abs, err := r.Abstracts(id)
+		if err != nil {
+			return nil, err
+		}
+		out[i].titleText = titleText{n.Label, paperText(abs)}
+	}
+	return out, nil
+}
+
+// storePrints stores the prints a rescan made. A print is a function of
+// its paper's text: one written twice is the same, one lost to an
+// interrupt is made again by the next scan, and one whose text changed
+// since it was read (a record merged another abstract, and dropped the
+// print) is not stored.
+func (s *Service) storePrints(ctx context.Context, ids []NodeID, in []scanInput) error {
+	var idx []int
+	for i := range in {
+		if in[i].newPrint {
+			idx = append(idx, i)
+		}
+	}
+	return s.eachBatch(ctx, len(idx), func(w *writer, i int) error {
+		id, x := ids[idx[i]], &in[idx[i]]
+		abs, err := w.tx.Abstracts(id)
+		if err != nil || paperText(abs) != x.text {
+			return err
+		}
+		return w.tx.PutValue(ValScanPrint, authorTerm(id), x.print)
+	})
 }
 
 // settleWrites bounds the writes of a settle's transactions (a variable

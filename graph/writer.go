@@ -93,6 +93,9 @@ func (w *writer) record(p *prepared) error {
 			if err := tx.PutAbstracts(paper.ID, abs); err != nil {
 				return err
 			}
+			if err := tx.DeleteValue(ValScanPrint, authorTerm(paper.ID)); err != nil {
+				return err // the print of the old text
+			}
 			textChanged, changed = true, true
 		}
 		if oldAbs == nil {

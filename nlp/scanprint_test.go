@@ -177,3 +177,58 @@ func FuzzScanPrint(f *testing.F) {
 		ex.ScanFilter([]string{name}, acr)(garbage) // garbage is read, never a panic
 	})
 }
+
+// The costs a rescan pays a paper: scanning its text (the way without
+// prints), scanning and printing it (a paper's first scan), and testing
+// its print against 180 names (what a settle after 1,000 new records
+// looks for), on the sample's abstracts.
+//
+//	go test -run '^$' -bench ScanPrint -benchmem ./nlp
+func BenchmarkScanPrint(b *testing.B) {
+	raw, err := os.ReadFile("../testdata/arxiv/sample.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	type doc struct{ Title, Abstract string }
+	var docs []doc
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var d doc
+		if json.Unmarshal([]byte(line), &d) == nil && len(d.Abstract) > 200 {
+			docs = append(docs, d) // the sample holds broken records too
+		}
+	}
+	var names []string
+	for _, d := range docs {
+		for _, tm := range ex.Candidates(d.Title, d.Abstract).Rank(nil, 30) {
+			names = append(names, tm.Name+" benchmark") // names the texts mostly do not say
+		}
+	}
+	names = names[:min(180, len(names))]
+	keys := map[string]bool{}
+	for _, n := range names {
+		keys[graph.ConceptKey(n)] = true
+	}
+	prints := make([][]byte, len(docs))
+	for i, d := range docs {
+		prints[i] = ex.ScanMentionsPrint(d.Title, d.Abstract, nil, nil, nil)
+	}
+	nop := func(string, bool, int) {}
+	b.Run("scan", func(b *testing.B) {
+		for i := range b.N {
+			d := docs[i%len(docs)]
+			ex.ScanMentions(d.Title, d.Abstract, keys, nil, nop)
+		}
+	})
+	b.Run("scan+print", func(b *testing.B) {
+		for i := range b.N {
+			d := docs[i%len(docs)]
+			ex.ScanMentionsPrint(d.Title, d.Abstract, keys, nil, nop)
+		}
+	})
+	filter := ex.ScanFilter(names, nil)
+	b.Run("test-180-names", func(b *testing.B) {
+		for i := range b.N {
+			filter(prints[i%len(prints)])
+		}
+	})
+}

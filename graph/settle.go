@@ -276,19 +276,34 @@ func (s *Service) scanInputs(ctx context.Context, ids []NodeID, printer ScanPrin
 	}
 	defer r.Close()
 	out := make([]scanInput, len(ids))
-	for i, id := range ids {
-		if printer != nil {
+	if printer != nil {
+		for i, id := range ids {
 			p, err := r.Value(ValScanPrint, authorTerm(id))
 			if err != nil && ErrorCode(err) != NotFound {
 				return nil, err
 			}
 			if p != nil && printer.ScanPrintCurrent(p) {
 				out[i].print = p
-				if maySay != nil && !maySay(p) {
-					out[i].skip = true
-					continue
-				}
 			}
+		}
+		if maySay != nil { // tens of µs a print: on every core
+			workers := runtime.GOMAXPROCS(0)
+			var wg sync.WaitGroup
+			for w := range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := w; i < len(out); i += workers {
+						out[i].skip = out[i].print != nil && !maySay(out[i].print)
+					}
+				}()
+			}
+			wg.Wait()
+		}
+	}
+	for i, id := range ids {
+		if out[i].skip {
+			continue
 		}
 		n, err := r.Node(id)
 		if err != nil {

@@ -24,7 +24,7 @@ import (
 
 // scanPrintVersion changes whenever what a print holds changes; prints
 // of another version (or another extractor Version) are not trusted.
-const scanPrintVersion = 5
+const scanPrintVersion = 6
 
 // A print is a blocked Bloom filter: each entry sets printHashes bits of
 // one 64-byte block (a cache line), so a lookup reads one line and most
@@ -52,7 +52,11 @@ const (
 	printWord    = 'w' // a word's key or its singular's, a long form's key
 	printJoin    = 'j' // two neighbouring words' keys joined (each as key or singular)
 	printAcronym = 'a' // an acronym as written, singular
+	printFront   = 'f' // the first three bytes (or fewer) of a key a span may start with
 )
+
+// front is the part of a key a print holds as where a span may start.
+func front(key string) string { return key[:min(3, len(key))] }
 
 // printHash is FNV-1a (64 bits) of kind and s. Prints are stored: never
 // change it without changing scanPrintVersion.
@@ -138,6 +142,9 @@ func (e *Extractor) printOf(parts []part, acr acronyms) []byte {
 		if p.skey != p.key {
 			hs = append(hs, fnvAdd(fnvStart(printWord), p.skey))
 		}
+		if !p.stop { // a span may start here, with its key or its singular
+			hs = append(hs, fnvAdd(fnvStart(printFront), front(p.key)), fnvAdd(fnvStart(printFront), front(p.skey)))
+		}
 		if p.acr != "" {
 			hs = append(hs, fnvAdd(fnvStart(printAcronym), p.acr))
 		}
@@ -156,7 +163,8 @@ func (e *Extractor) printOf(parts []part, acr acronyms) []byte {
 		}
 	}
 	for _, long := range acr.long {
-		hs = append(hs, fnvAdd(fnvStart(printWord), graph.ConceptKey(e.canonical(long))))
+		k := graph.ConceptKey(e.canonical(long))
+		hs = append(hs, fnvAdd(fnvStart(printWord), k), fnvAdd(fnvStart(printFront), front(k)))
 	}
 	slices.Sort(hs)
 	hs = slices.Compact(hs)
@@ -188,11 +196,21 @@ func (e *Extractor) ScanPrintCurrent(print []byte) bool {
 // would find none of them in the text the print was made of. A print that
 // is damaged or of another version passes (the text must be read).
 func (e *Extractor) ScanFilter(names, acronyms []string) func(print []byte) bool {
-	var keys []string
+	type keyTest struct {
+		key    string
+		fronts []uint64 // the key's first 1, 2 and 3 bytes
+	}
+	var keys []keyTest
 	for _, name := range names {
-		if k := graph.ConceptKey(name); k != "" {
-			keys = append(keys, k)
+		k := graph.ConceptKey(name)
+		if k == "" {
+			continue
 		}
+		t := keyTest{key: k}
+		for l := 1; l <= min(3, len(k)); l++ {
+			t.fronts = append(t.fronts, printHash(printFront, k[:l]))
+		}
+		keys = append(keys, t)
 	}
 	acr := make([]uint64, len(acronyms))
 	for i, a := range acronyms {
@@ -208,9 +226,18 @@ func (e *Extractor) ScanFilter(names, acronyms []string) func(print []byte) bool
 				return true
 			}
 		}
-		for _, key := range keys {
-			if spelled(words, k, key) {
-				return true
+	next:
+		for _, t := range keys {
+			// a span starts with a word's key (or singular), so the key's
+			// front of that word's length (up to 3) is in the print: one
+			// to three lookups rule out most keys before the cut search
+			for _, f := range t.fronts {
+				if printHas(words, k, f) {
+					if spelled(words, k, t.key) {
+						return true
+					}
+					continue next
+				}
 			}
 		}
 		return false

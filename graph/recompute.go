@@ -298,19 +298,26 @@ func (s *Service) paperTexts(ctx context.Context, ids []NodeID) ([]titleText, er
 		return nil, err
 	}
 	defer r.Close()
-	out := make([]titleText, 0, len(ids))
-	for _, id := range ids {
-		n, err := r.Node(id)
-		if err != nil {
+	out := make([]titleText, len(ids))
+	for i, id := range ids {
+		if out[i], err = readTitleText(r, id); err != nil {
 			return nil, err
 		}
-		abs, err := r.Abstracts(id)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, titleText{n.Label, paperText(abs)})
 	}
 	return out, nil
+}
+
+// readTitleText reads a paper's title and the text of its abstracts.
+func readTitleText(r Reader, id NodeID) (titleText, error) {
+	n, err := r.Node(id)
+	if err != nil {
+		return titleText{}, err
+	}
+	abs, err := r.Abstracts(id)
+	if err != nil {
+		return titleText{}, err
+	}
+	return titleText{n.Label, paperText(abs)}, nil
 }
 
 // analyzeAll runs the extractor over texts on several goroutines and returns

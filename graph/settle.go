@@ -163,7 +163,6 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 	for _, c := range marked {
 		newest = max(newest, c.Seq())
 	}
-	workers := runtime.GOMAXPROCS(0)
 	add = map[NodeID]map[NodeID]float64{}
 	var after NodeID
 	scanned, read := 0, 0
@@ -190,45 +189,36 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 		}
 		found := make([]map[NodeID]float64, len(ids))
 		said := make([][]NodeID, len(ids)) // one-word concepts a paper says
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := w; i < len(texts); i += workers {
-					if texts[i].skip {
-						continue
-					}
-					scan := s.terms.ScanMentions
-					if texts[i].print == nil && printer != nil {
-						scan = func(title, text string, keys, acr map[string]bool, fn func(string, bool, int)) {
-							texts[i].print = printer.ScanMentionsPrint(title, text, keys, acr, fn)
-							texts[i].newPrint = true
-						}
-					}
-					scan(texts[i].title, texts[i].text, wantNames, wantAcronyms, func(key string, acronym bool, count int) {
-						c, ok := names[key]
-						if acronym {
-							c, ok = acronyms[key]
-						}
-						if !ok {
-							return
-						}
-						if _, one := surface[c]; one && !acronym {
-							said[i] = append(said[i], c)
-						}
-						if c.Seq() < ids[i].Seq() {
-							return // stored after c: linked then
-						}
-						if found[i] == nil {
-							found[i] = map[NodeID]float64{}
-						}
-						found[i][c] = max(found[i][c], min(0.5, 0.05+0.05*float64(count)))
-					})
+		onEveryCore(len(texts), func(i int) {
+			t := &texts[i]
+			if t.skip {
+				return
+			}
+			visit := func(key string, acronym bool, count int) {
+				c, ok := names[key]
+				if acronym {
+					c, ok = acronyms[key]
 				}
-			}()
-		}
-		wg.Wait()
+				if !ok {
+					return
+				}
+				if _, one := surface[c]; one && !acronym {
+					said[i] = append(said[i], c)
+				}
+				if c.Seq() < ids[i].Seq() {
+					return // stored after c: linked then
+				}
+				if found[i] == nil {
+					found[i] = map[NodeID]float64{}
+				}
+				found[i][c] = max(found[i][c], min(0.5, 0.05+0.05*float64(count)))
+			}
+			if t.print == nil && printer != nil { // its first scan: keep its print
+				t.print, t.newPrint = printer.ScanMentionsPrint(t.title, t.text, wantNames, wantAcronyms, visit), true
+			} else {
+				s.terms.ScanMentions(t.title, t.text, wantNames, wantAcronyms, visit)
+			}
+		})
 		if err := s.storePrints(ctx, ids, texts); err != nil {
 			return nil, nil, nil, err
 		}
@@ -287,35 +277,36 @@ func (s *Service) scanInputs(ctx context.Context, ids []NodeID, printer ScanPrin
 			}
 		}
 		if maySay != nil { // tens of µs a print: on every core
-			workers := runtime.GOMAXPROCS(0)
-			var wg sync.WaitGroup
-			for w := range workers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := w; i < len(out); i += workers {
-						out[i].skip = out[i].print != nil && !maySay(out[i].print)
-					}
-				}()
-			}
-			wg.Wait()
+			onEveryCore(len(out), func(i int) {
+				out[i].skip = out[i].print != nil && !maySay(out[i].print)
+			})
 		}
 	}
 	for i, id := range ids {
 		if out[i].skip {
 			continue
 		}
-		n, err := r.Node(id)
-		if err != nil {
+		if out[i].titleText, err = readTitleText(r, id); err != nil {
 			return nil, err
 		}
-		abs, err := r.Abstracts(id)
-		if err != nil {
-			return nil, err
-		}
-		out[i].titleText = titleText{n.Label, paperText(abs)}
 	}
 	return out, nil
+}
+
+// onEveryCore runs fn for 0..n-1 on one goroutine per core and waits.
+func onEveryCore(n int, fn func(i int)) {
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // storePrints stores the prints a rescan made. A print is a function of

@@ -38,7 +38,8 @@ const benchSynopsis = `kg bench [--data DIR | --corpus FILE] [--secs 4] [--clien
 
 Replays each dashboard question (co-authors, a person's papers, related
 papers, a concept's papers, a neighbourhood at depth 2, search, a facet, a
-top-N and a collaboration path) against kg serve over HTTP (kg-http), the
+top-N, a collaboration path, and a no-op that asks nothing of the graph:
+each system's ceiling) against kg serve over HTTP (kg-http), the
 same graph calls in process (kg-floor), PostgreSQL 15 holding the same
 corpus (postgres) and the embedded graph database Kuzu in Node (kuzu, from
 --kuzu, where npm ci has been run), at each concurrency, and prints

@@ -357,6 +357,13 @@ func (h *Handler) pricer(ctx context.Context, vars map[string]any) *pricer {
 }
 
 func (p *pricer) price(fd *graphql.FieldDefinition, f *ast.Field) int {
+	if fd.Name == "export" {
+		n, ok := firstValue(fd, f, p.vars)
+		if !ok {
+			n = 200
+		}
+		return max(n, 1) * exportCostPerNode
+	}
 	hasFilter := false
 	for _, a := range fd.Args {
 		hasFilter = hasFilter || a.PrivateName == "filter"

@@ -143,6 +143,7 @@ func (t *types) queryType() *graphql.Object {
 	}
 	t.dashboardFields(fields)
 	t.relatedWorkField(fields)
+	t.exportField(fields)
 	return graphql.NewObject(graphql.ObjectConfig{Name: "Query", Fields: fields})
 }
 

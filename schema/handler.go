@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
-	_ "embed"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -22,9 +21,6 @@ import (
 
 	"github.com/researchkg/kg/graph"
 )
-
-//go:embed console.html
-var consoleHTML []byte
 
 // Options configure the HTTP handler.
 type Options struct {
@@ -113,7 +109,8 @@ func (o Options) withDefaults() Options {
 }
 
 // Handler serves GraphQL at /graphql (POST JSON, or GET with ?query=; a GET
-// without a query serves the console), /healthz and /metrics.
+// without a query serves GraphiQL), the explorer at / with its files under
+// /assets/, /healthz and /metrics.
 type Handler struct {
 	svc       *graph.Service
 	schema    graphql.Schema
@@ -137,9 +134,10 @@ func NewHandler(svc *graph.Service, opts Options) (*Handler, error) {
 	h.mux.HandleFunc("/graphql", h.serveGraphQL)
 	h.mux.HandleFunc("/healthz", h.serveHealth)
 	h.mux.HandleFunc("/metrics", h.serveMetrics)
+	h.mux.HandleFunc("/assets/", serveAsset)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/" {
-			http.Redirect(w, r, "/graphql", http.StatusFound)
+			servePage(w, r, "index.html")
 			return
 		}
 		http.NotFound(w, r)
@@ -313,8 +311,7 @@ func (h *Handler) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	case http.MethodGet:
 		q := r.URL.Query()
 		if q.Get("query") == "" && q.Get("extensions") == "" {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			_, _ = w.Write(consoleHTML)
+			servePage(w, r, "graphiql.html")
 			return
 		}
 		req.Query, req.OperationName = q.Get("query"), q.Get("operationName")

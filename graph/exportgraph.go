@@ -51,8 +51,9 @@ type ExportScope struct {
 	All    bool
 	Filter *PaperFilter
 	Root   NodeID
-	Depth  int // neighbourhood depth (1 to MaxDepth)
-	First  int // neighbourhood size (1 to MaxNeighborhood)
+	Depth  int    // neighbourhood depth (1 to MaxDepth)
+	First  int    // neighbourhood size (1 to MaxNeighborhood)
+	Kinds  []Kind // neighbourhood: only nodes of these kinds (none: all)
 }
 
 // ExportCounts is what an export wrote.
@@ -292,7 +293,7 @@ func (v *View) exportNeighborhood(sc ExportScope, c *exportCounter) error {
 	if sc.First < 1 || sc.First > MaxNeighborhood {
 		return Errorf(Invalid, "first must be between 1 and %d, got %d", MaxNeighborhood, sc.First)
 	}
-	g, err := v.Neighborhood(sc.Root, sc.Depth, nil, sc.First)
+	g, err := v.Neighborhood(sc.Root, sc.Depth, sc.Kinds, sc.First)
 	if err != nil {
 		return err
 	}

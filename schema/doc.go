@@ -99,8 +99,11 @@
 // and narrow screens); a click on a node opens its details (a paper's
 // abstract, people, concepts, and related papers with their reasons; a
 // person's co-authors with the shared papers, concepts and papers), a
-// double click or "Expand" re-centres on it; filters by kind and year
-// range; the URL's hash holds the view (#node=…&depth=…&hide=…&from=…&to=…&sel=…),
+// double click or "Expand" re-centres on it; filters by kind (the graph
+// asks only for the kinds shown, so its 80 places go to them; a concept
+// opened from the search shows its map of concepts first, since its
+// papers would come in the order they were stored, while its details list
+// them most relevant first) and by year range; the URL's hash holds the view (#node=…&depth=…&hide=…&from=…&to=…&sel=…),
 // so a link reproduces it; "Export this view" downloads Query.export; a
 // dashboard of the centre's papers (a person's, a concept's, a subject's)
 // per month (per year where the sources give no month) and their top

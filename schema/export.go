@@ -34,12 +34,13 @@ func (t *types) exportField(f graphql.Fields) {
 	}
 	format := graphql.NewEnum(graphql.EnumConfig{Name: "ExportFormat", Description: "A file format of Query.export (graph/export/doc.go has each one's layout).", Values: values})
 	f["export"] = &graphql.Field{Type: graphql.NewNonNull(graphql.String),
-		Description: "The neighbourhood of id (as neighborhood gives it: nodes within depth hops, at most first, and the edges among them) as a file in format. " +
+		Description: "The neighbourhood of id (as neighborhood gives it: nodes within depth hops, of kinds, at most first, and the edges among them) as a file in format. " +
 			"Each node costs 5 against the budget. Whole-graph and filtered exports: kg export.",
 		Args: graphql.FieldConfigArgument{
 			"id":     {Type: graphql.NewNonNull(graphql.ID), Description: "The node at the centre; an unknown id is NOT_FOUND."},
 			"depth":  {Type: graphql.Int, DefaultValue: 1, Description: "Hops from id: 1 to 3."},
 			"first":  {Type: graphql.Int, DefaultValue: 200, Description: "At most this many nodes: 1 to 500."},
+			"kinds":  {Type: graphql.NewList(graphql.NewNonNull(t.kind)), Description: "Only nodes of these kinds besides id, as in neighborhood; default all."},
 			"format": {Type: graphql.NewNonNull(format), Description: "The file format."},
 		},
 		Resolve: rootView(func(p graphql.ResolveParams, v *graph.View) (any, error) {
@@ -59,7 +60,7 @@ func (t *types) exportField(f graphql.Fields) {
 			if err != nil {
 				return nil, err
 			}
-			_, err = v.Export(state(p.Context).ctx, graph.ExportScope{Root: id, Depth: depth, First: max(first, 1)}, w)
+			_, err = v.Export(state(p.Context).ctx, graph.ExportScope{Root: id, Depth: depth, First: max(first, 1), Kinds: kindsArg(p)}, w)
 			if graph.ErrorCode(err) == graph.NotFound {
 				return nil, graph.Errorf(graph.NotFound, "no node %s", s)
 			}

@@ -43,7 +43,7 @@ function el(tag, attrs, ...kids) {
 }
 
 function nodeLink(id, label, open) {
-  return el("button", { class: "link", type: "button", "data-id": id, onclick: () => (open ? openNode(id) : select(id)) }, label);
+  return el("button", { class: "link", type: "button", "data-id": id, onclick: () => (open ? openNode(id, true) : select(id)) }, label);
 }
 
 // ---- the URL holds the view ----
@@ -92,15 +92,24 @@ async function search(text) {
 
 // ---- the graph ----
 
-const NEIGHBOURHOOD = `query($id: ID!, $depth: Int!) {
-  neighborhood(id: $id, depth: $depth, first: 80) {
+const NEIGHBOURHOOD = `query($id: ID!, $depth: Int!, $kinds: [Kind!]) {
+  neighborhood(id: $id, depth: $depth, kinds: $kinds, first: 80) {
     nodes { id kind label ... on Paper { year } }
     edges { source target type weight }
   }
 }`;
 
-async function openNode(id) {
+// shownKinds are the kinds the graph asks for: the 80 places of a view go
+// to what is shown.
+function shownKinds() { return Object.keys(KINDS).filter((k) => !state.hide.has(k)); }
+
+async function openNode(id, fromSearch) {
   $("hits").hidden = true;
+  // a concept opened from the search shows its concept map first: its
+  // papers, most relevant first, are in the details (in the graph they
+  // would come in the order they were stored); the box brings them back
+  if (fromSearch && id.startsWith("concept:")) state.hide.add("PAPER");
+  syncKinds();
   state.node = id;
   state.sel = id;
   writeHash();
@@ -113,7 +122,7 @@ async function draw() {
   status("Loading the graph…");
   let d;
   try {
-    d = await gql(NEIGHBOURHOOD, { id: state.node, depth: state.depth });
+    d = await gql(NEIGHBOURHOOD, { id: state.node, depth: state.depth, kinds: shownKinds() });
   } catch (e) {
     status("Could not load " + state.node + ": " + e.message);
     return;
@@ -145,7 +154,7 @@ async function draw() {
     elements,
     style: [
       { selector: "node", style: { "background-color": (n) => KINDS[n.data("kind")].color, label: "data(label)", width: "data(size)", height: "data(size)",
-        "font-size": 9, "text-wrap": "ellipsis", "text-max-width": 140, "text-valign": "bottom", "text-margin-y": 2, color: "#333" } },
+        "font-size": 9, "min-zoomed-font-size": 7, "text-wrap": "ellipsis", "text-max-width": 140, "text-valign": "bottom", "text-margin-y": 2, color: "#333" } },
       { selector: "node:selected", style: { "border-width": 3, "border-color": "#111" } },
       { selector: "edge", style: { width: (e) => (e.data("type") === "CO_AUTHOR" ? 1 + Math.min(e.data("weight"), 8) : 1), "line-color": "#bbb",
         "curve-style": "haystack", label: "data(label)", "font-size": 9, color: "#444", opacity: 0.8 } },
@@ -161,12 +170,16 @@ async function draw() {
   window.kg.drawn = (window.kg.drawn || 0) + 1;
 }
 
+function syncKinds() {
+  document.querySelectorAll("#kinds input").forEach((b) => { b.checked = !state.hide.has(b.dataset.kind); });
+}
+
 function applyFilters() {
   if (!cy) return;
   const from = Number(state.from) || 0, to = Number(state.to) || 9999;
   cy.nodes().forEach((n) => {
     const y = n.data("year");
-    const out = state.hide.has(n.data("kind")) || (n.data("kind") === "PAPER" && y && (y < from || y > to));
+    const out = n.data("kind") === "PAPER" && y && (y < from || y > to);
     n.toggleClass("hidden", out && n.id() !== state.node);
   });
   neighbours();
@@ -298,7 +311,8 @@ async function exportView() {
   const format = $("format").value;
   status("Exporting…");
   try {
-    const d = await gql("query($id: ID!, $depth: Int!, $f: ExportFormat!) { export(id: $id, depth: $depth, first: 80, format: $f) }", { id: state.node, depth: state.depth, f: format });
+    const d = await gql("query($id: ID!, $depth: Int!, $kinds: [Kind!], $f: ExportFormat!) { export(id: $id, depth: $depth, kinds: $kinds, first: 80, format: $f) }",
+      { id: state.node, depth: state.depth, kinds: shownKinds(), f: format });
     const ext = { GEXF: "gexf", GRAPHML: "graphml", NQUADS: "nq", CSV_NODES: "nodes.csv", CSV_EDGES: "edges.csv" }[format] || "json";
     const a = el("a", { href: URL.createObjectURL(new Blob([d.export])), download: state.node.replace(":", "-") + "." + ext });
     document.body.append(a);
@@ -318,7 +332,7 @@ function init() {
     const box = el("input", { type: "checkbox", "data-kind": k, onchange: (ev) => {
       if (ev.target.checked) state.hide.delete(k); else state.hide.add(k);
       writeHash();
-      applyFilters();
+      if (state.node) draw();
     } });
     $("kinds").append(el("label", {}, box, " " + v.label));
   }
@@ -327,7 +341,7 @@ function init() {
   $("depth").addEventListener("change", () => { state.depth = Number($("depth").value); writeHash(); if (state.node) draw(); });
   $("export").addEventListener("click", exportView);
   readHash();
-  document.querySelectorAll("#kinds input").forEach((b) => { b.checked = !state.hide.has(b.dataset.kind); });
+  syncKinds();
   $("from").value = state.from;
   $("to").value = state.to;
   $("depth").value = String(state.depth);

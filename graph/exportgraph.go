@@ -5,6 +5,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -407,22 +408,9 @@ func countPairs(lists [][]NodeID) []pairCount {
 		out = append(out, pairCount{k[0], k[1], n})
 	}
 	slices.SortFunc(out, func(x, y pairCount) int {
-		if x.a != y.a {
-			return cmpID(x.a, y.a)
-		}
-		return cmpID(x.b, y.b)
+		return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b))
 	})
 	return out
-}
-
-func cmpID(a, b NodeID) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // exportFiltered writes the papers a filter selects, their people, subjects

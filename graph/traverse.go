@@ -206,8 +206,14 @@ func hasEdges(k Kind, dir Direction) bool {
 // order then id order, and the blocks it cut short. A node's stored edges
 // are one scan per direction; when one type reaches the limit (a subject's
 // 20,000 papers) the scan stops there and the later types are read one
-// scan each, so a node costs what it returns, not its degree.
-func (v *View) edgesOf(id NodeID, limit int) (nodeEdges, error) {
+// scan each, so a node costs what it returns, not its degree. With
+// strongest, the pairs (co-authors, co-occurring concepts) are read whole
+// and the limit keeps the most shared papers, then id order: the
+// neighbours a person sees first are the closest ones, not the oldest
+// ids ("reward model" listed "camera pose", one shared paper, among its
+// first 80 co-occurring concepts). It costs a scan of every pair, so the
+// traversal asks it only of the nodes whose neighbours it chooses.
+func (v *View) edgesOf(id NodeID, limit int, strongest bool) (nodeEdges, error) {
 	var out nodeEdges
 	add := func(dir Direction, t EdgeType, o NodeID, w float64) {
 		e := Edge{Source: id, Target: o, Type: t, Weight: w, HasWeight: t == Mentions}
@@ -261,19 +267,29 @@ func (v *View) edgesOf(id NodeID, limit int) (nodeEdges, error) {
 		if edgeEnds[t][0] != id.Kind() {
 			continue
 		}
-		n := 0
+		var pairs []nbEdge
+		cut := false
 		err := v.r.Pairs(t, id, func(o NodeID, c int64) bool {
-			if n == limit {
-				out.cut = append(out.cut, edgeBlock{t, Out})
+			if !strongest && len(pairs) == limit {
+				cut = true
 				return false
 			}
-			n++
-			out.es = append(out.es, nbEdge{o, Edge{Source: min(id, o), Target: max(id, o), Type: t, Weight: float64(c), HasWeight: true}})
+			pairs = append(pairs, nbEdge{o, Edge{Source: min(id, o), Target: max(id, o), Type: t, Weight: float64(c), HasWeight: true}})
 			return true
 		})
 		if err != nil {
 			return out, err
 		}
+		if strongest {
+			slices.SortStableFunc(pairs, func(a, b nbEdge) int { return cmp.Compare(b.e.Weight, a.e.Weight) })
+			if len(pairs) > limit {
+				pairs, cut = pairs[:limit], true
+			}
+		}
+		if cut {
+			out.cut = append(out.cut, edgeBlock{t, Out})
+		}
+		out.es = append(out.es, pairs...)
 	}
 	return out, nil
 }
@@ -335,6 +351,10 @@ type nbEdge struct {
 // at most first nodes, kinds filtering which nodes are taken; start is always
 // included) and every edge among them.
 //
+// The nodes whose neighbours the walk takes list their pairs (co-authors,
+// co-occurring concepts) by shared papers, most first, then by id; other
+// edges by id.
+//
 // Each node's edges are read up to first of a type: every edge of a type
 // leads to nodes of one kind, so kinds take or skip a type whole, and a
 // walk that has taken n nodes skips at most n of a type's edges before it
@@ -353,11 +373,13 @@ func (v *View) Neighborhood(start NodeID, depth int, kinds []Kind, first int) (S
 	order := []NodeID{start}
 	g.Nodes = append(g.Nodes, root)
 	visited := map[NodeID]nodeEdges{}
-	visit := func(id NodeID) (nodeEdges, error) {
+	// visit reads a node's edges once; the nodes whose neighbours the
+	// search chooses among (strongest) have their strongest pairs first
+	visit := func(id NodeID, strongest bool) (nodeEdges, error) {
 		if es, ok := visited[id]; ok {
 			return es, nil
 		}
-		es, err := v.edgesOf(id, limit)
+		es, err := v.edgesOf(id, limit, strongest)
 		visited[id] = es
 		return es, err
 	}
@@ -365,7 +387,7 @@ func (v *View) Neighborhood(start NodeID, depth int, kinds []Kind, first int) (S
 	for d := 0; d < depth && len(frontier) > 0 && len(order) < first; d++ {
 		var next []NodeID
 		for _, id := range frontier {
-			ne, err := visit(id)
+			ne, err := visit(id, true)
 			if err != nil {
 				return g, err
 			}
@@ -408,7 +430,7 @@ func (v *View) Neighborhood(start NodeID, depth int, kinds []Kind, first int) (S
 	nes := make([]nodeEdges, len(order))
 	among := map[ekey]Edge{}
 	for i, id := range order {
-		ne, err := visit(id)
+		ne, err := visit(id, false)
 		if err != nil {
 			return g, err
 		}

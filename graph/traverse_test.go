@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -91,10 +92,14 @@ func TestNeighborhoodCutShortAnswersAsAFullWalk(t *testing.T) {
 			})
 		}
 		for _, typ := range []graph.EdgeType{graph.CoAuthor, graph.CoOccurs} {
+			var pairs []graph.Edge
 			r.Pairs(typ, id, func(o graph.NodeID, n int64) bool {
-				out = append(out, graph.Edge{Source: min(id, o), Target: max(id, o), Type: typ, Weight: float64(n), HasWeight: true})
+				pairs = append(pairs, graph.Edge{Source: min(id, o), Target: max(id, o), Type: typ, Weight: float64(n), HasWeight: true})
 				return true
 			})
+			// the walk takes the closest first: most shared papers, then id
+			slices.SortStableFunc(pairs, func(a, b graph.Edge) int { return cmp.Compare(b.Weight, a.Weight) })
+			out = append(out, pairs...)
 		}
 		return out
 	}
@@ -300,5 +305,51 @@ func TestSearchOrdersNamesakesByPapers(t *testing.T) {
 		} else if !slices.Equal(got, first) {
 			t.Fatalf("search %d ordered the namesakes %v, the first %v", i, got, first)
 		}
+	}
+}
+
+// A node with more co-occurring concepts than a view holds shows the ones
+// it shares most papers with, not the lowest ids: after its broader and
+// narrower concepts (an earlier edge type), a view of one more neighbour
+// takes the concept of the largest co-occurrence among the rest (the
+// smallest id among equals).
+func TestNeighborhoodTakesTheStrongestPairs(t *testing.T) {
+	svc, r := traverseGraph(t)
+	v := view(t, svc)
+	tested := 0
+	r.NodeIDs(graph.KindConcept, 0, func(c graph.NodeID) bool {
+		taken := map[graph.NodeID]bool{c: true}
+		for _, dir := range []graph.Direction{graph.Out, graph.In} {
+			r.Edges(c, graph.Broader, dir, func(o graph.NodeID, _ float64) bool { taken[o] = true; return true })
+		}
+		var best, lowest graph.NodeID
+		var bestN, lowestN int64 = 0, 1 << 62
+		r.Pairs(graph.CoOccurs, c, func(o graph.NodeID, n int64) bool {
+			if taken[o] {
+				return true
+			}
+			if n > bestN {
+				best, bestN = o, n
+			}
+			if lowest == 0 {
+				lowest, lowestN = o, n
+			}
+			return true
+		})
+		if bestN == 0 || bestN == lowestN {
+			return true // the lowest id is the strongest: nothing to tell apart
+		}
+		g, err := v.Neighborhood(c, 1, []graph.Kind{graph.KindConcept}, len(taken)+1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last := g.Nodes[len(g.Nodes)-1].ID; len(g.Nodes) != len(taken)+1 || last != best {
+			t.Errorf("%v: took %v, want %v (%d shared papers; the lowest id %v has %d)", c, last, best, bestN, lowest, lowestN)
+		}
+		tested++
+		return true
+	})
+	if tested < 3 {
+		t.Errorf("only %d concepts whose lowest-id co-occurrence is not the strongest: the order was hardly tested", tested)
 	}
 }

@@ -103,7 +103,8 @@
 // asks only for the kinds shown, so its 80 places go to them; a concept
 // opened from the search shows its map of concepts first, since its
 // papers would come in the order they were stored, while its details list
-// them most relevant first) and by year range; the URL's hash holds the view (#node=…&depth=…&hide=…&from=…&to=…&sel=…),
+// them most relevant first; a person of more than 40 papers, their
+// co-authors, closest first) and by year range; the URL's hash holds the view (#node=…&depth=…&hide=…&from=…&to=…&sel=…),
 // so a link reproduces it; "Export this view" downloads Query.export; a
 // dashboard of the centre's papers (a person's, a concept's, a subject's)
 // per month (per year where the sources give no month) and their top

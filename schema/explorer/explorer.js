@@ -13,6 +13,9 @@ const KINDS = {
   ORGANIZATION: { label: "organisations", color: "#607d8b" },
 };
 
+// VIEW is how many nodes a view holds.
+const VIEW = 80;
+
 const $ = (id) => document.getElementById(id);
 const state = { node: "", depth: 1, hide: new Set(), from: "", to: "", sel: "" };
 let cy = null;
@@ -93,7 +96,7 @@ async function search(text) {
 // ---- the graph ----
 
 const NEIGHBOURHOOD = `query($id: ID!, $depth: Int!, $kinds: [Kind!]) {
-  neighborhood(id: $id, depth: $depth, kinds: $kinds, first: 80) {
+  neighborhood(id: $id, depth: $depth, kinds: $kinds, first: ${VIEW}) {
     nodes { id kind label ... on Paper { year } }
     edges { source target type weight }
   }
@@ -105,10 +108,17 @@ function shownKinds() { return Object.keys(KINDS).filter((k) => !state.hide.has(
 
 async function openNode(id, fromSearch) {
   $("hits").hidden = true;
-  // a concept opened from the search shows its concept map first: its
+  // A concept opened from the search shows its concept map first: its
   // papers, most relevant first, are in the details (in the graph they
-  // would come in the order they were stored); the box brings them back
+  // would come in the order they were stored). A person with more papers
+  // than half the view shows their co-authors, closest first, instead of
+  // a wall of papers. The box brings the papers back.
   if (fromSearch && id.startsWith("concept:")) state.hide.add("PAPER");
+  if (fromSearch && id.startsWith("author:")) {
+    const d = await gql("query($id: ID!) { node(id: $id) { ... on Author { papers { totalCount } } } }", { id }).catch(() => null);
+    if (d && d.node && d.node.papers.totalCount > VIEW / 2) state.hide.add("PAPER");
+    else state.hide.delete("PAPER");
+  }
   syncKinds();
   state.node = id;
   state.sel = id;
@@ -311,7 +321,7 @@ async function exportView() {
   const format = $("format").value;
   status("Exporting…");
   try {
-    const d = await gql("query($id: ID!, $depth: Int!, $kinds: [Kind!], $f: ExportFormat!) { export(id: $id, depth: $depth, kinds: $kinds, first: 80, format: $f) }",
+    const d = await gql("query($id: ID!, $depth: Int!, $kinds: [Kind!], $f: ExportFormat!) { export(id: $id, depth: $depth, kinds: $kinds, first: " + VIEW + ", format: $f) }",
       { id: state.node, depth: state.depth, kinds: shownKinds(), f: format });
     const ext = { GEXF: "gexf", GRAPHML: "graphml", NQUADS: "nq", CSV_NODES: "nodes.csv", CSV_EDGES: "edges.csv" }[format] || "json";
     const a = el("a", { href: URL.createObjectURL(new Blob([d.export])), download: state.node.replace(":", "-") + "." + ext });

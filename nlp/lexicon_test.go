@@ -1,8 +1,6 @@
 package nlp
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -24,20 +22,13 @@ func TestNominalIngEvidence(t *testing.T) {
 	if os.Getenv("KG_LEXICON") == "" {
 		t.Skip("set KG_LEXICON=1 to recompute the -ing lexicon's evidence")
 	}
-	f, err := os.Open("../../shared/data/arxiv/arxiv-cs-2025-03_2026-02.jsonl.gz")
+	sc, err := ArXivLines(t)
 	if err != nil {
 		t.Skipf("arXiv file not available (%v): it is in ../shared, beside the clone", err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
 	}
 	type evidence struct{ n, compound, object int }
 	m := map[string]*evidence{}
 	e := New()
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<26)
 	for docs := 0; docs < 30000 && sc.Scan(); docs++ {
 		var rec struct{ Abstract string }
 		if json.Unmarshal(sc.Bytes(), &rec) != nil {

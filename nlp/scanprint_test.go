@@ -1,8 +1,6 @@
 package nlp_test
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"os"
 	"strings"
@@ -104,19 +102,12 @@ func TestScanPrintNeverRulesOutAMention(t *testing.T) {
 // On real abstracts: the names are the candidates of other papers, and the
 // acronyms every acronym they write.
 func TestScanPrintOnArXiv(t *testing.T) {
-	f, err := os.Open("../../shared/data/arxiv/arxiv-cs-2025-03_2026-02.jsonl.gz")
+	sc, err := nlp.ArXivLines(t)
 	if err != nil {
 		t.Skipf("arXiv file not available (%v): it is in ../shared, beside the clone", err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	type doc struct{ Title, Abstract string }
 	var docs []doc
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<26)
 	n := 600
 	if testing.Short() {
 		n = 150

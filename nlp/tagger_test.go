@@ -1,8 +1,6 @@
 package nlp
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"os"
 	"slices"
@@ -150,16 +148,9 @@ func tagCorpus(t testing.TB) [][]token {
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	// and, when ../shared is beside the clone, 2,000 real arXiv records
-	if f, err := os.Open("../../shared/data/arxiv/arxiv-cs-2025-03_2026-02.jsonl.gz"); err != nil {
+	if sc, err := ArXivLines(t); err != nil {
 		t.Logf("arXiv file not available (%v): tagging the seeds and the sample only", err)
 	} else {
-		defer f.Close()
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(zr)
-		sc.Buffer(nil, 1<<20)
 		for len(lines) < 2000 && sc.Scan() {
 			lines = append(lines, sc.Text())
 		}

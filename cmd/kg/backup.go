@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/researchkg/kg/store"
@@ -33,15 +32,13 @@ backup stream format. The store is opened read-only: stop kg serve first
 	defer closeStore(db, &err)
 	name := fs.Arg(0)
 	var w io.Writer = std.out
-	var f *os.File
+	var f *atomicFile
 	if name != "-" {
-		// write beside the target and rename at the end: never a
-		// half-written backup under the final name
-		if f, err = os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*"); err != nil {
+		// never a half-written backup under the final name
+		if f, err = createAtomic(name); err != nil {
 			return fmt.Errorf("create backup: %w", err)
 		}
-		defer os.Remove(f.Name())
-		defer f.Close()
+		defer f.discard()
 		w = f
 	}
 	cw := &countingWriter{w: w}
@@ -51,13 +48,11 @@ backup stream format. The store is opened read-only: stop kg serve first
 		return fmt.Errorf("backup: %w", err)
 	}
 	if f != nil {
-		if err := f.Sync(); err != nil {
+		// private, as the store itself: a backup holds all of it
+		if err := f.sync(0o600); err != nil {
 			return fmt.Errorf("backup: %w", err)
 		}
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("backup: %w", err)
-		}
-		if err := os.Rename(f.Name(), name); err != nil {
+		if err := f.rename(); err != nil {
 			return fmt.Errorf("backup: %w", err)
 		}
 	}

@@ -164,13 +164,12 @@ func parseFilterJSON(s string) (*graph.PaperFilter, error) {
 	return f, nil
 }
 
-// outputs are where an export goes: standard output, or temporary files
-// beside the target, renamed over it by commit.
+// outputs are where an export goes: standard output, or files written
+// beside the targets and renamed over them by commit.
 type outputs struct {
 	name  string
 	w     []io.Writer
-	tmp   []*os.File
-	final []string
+	files []*atomicFile
 }
 
 func newOutputs(path, format string, stdout io.Writer) (*outputs, error) {
@@ -188,43 +187,37 @@ func newOutputs(path, format string, stdout io.Writer) (*outputs, error) {
 		targets = []string{filepath.Join(path, "nodes.csv"), filepath.Join(path, "edges.csv")}
 	}
 	for _, t := range targets {
-		f, err := os.CreateTemp(filepath.Dir(t), "."+filepath.Base(t)+".*")
+		f, err := createAtomic(t)
 		if err != nil {
 			o.discard()
 			return nil, fmt.Errorf("--out: %w", err)
 		}
-		o.tmp = append(o.tmp, f)
-		o.final = append(o.final, t)
+		o.files = append(o.files, f)
 		o.w = append(o.w, f)
 	}
 	return o, nil
 }
 
+// commit makes every file durable, then renames them (csv: both or none
+// renamed while a sync can still fail).
 func (o *outputs) commit() error {
-	for i, f := range o.tmp {
-		if err := f.Chmod(0o644); err != nil {
-			return fmt.Errorf("write %s: %w", o.final[i], err)
-		}
-		if err := f.Sync(); err != nil {
-			return fmt.Errorf("write %s: %w", o.final[i], err)
-		}
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("write %s: %w", o.final[i], err)
+	for _, f := range o.files {
+		if err := f.sync(0o644); err != nil {
+			return err
 		}
 	}
-	for i, f := range o.tmp {
-		if err := os.Rename(f.Name(), o.final[i]); err != nil {
-			return fmt.Errorf("write %s: %w", o.final[i], err)
+	for _, f := range o.files {
+		if err := f.rename(); err != nil {
+			return err
 		}
 	}
-	o.tmp = nil
+	o.files = nil
 	return nil
 }
 
 // discard removes what commit did not rename.
 func (o *outputs) discard() {
-	for _, f := range o.tmp {
-		f.Close()
-		os.Remove(f.Name())
+	for _, f := range o.files {
+		f.discard()
 	}
 }

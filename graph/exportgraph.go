@@ -74,7 +74,7 @@ const exportBatch = 512
 // AUTHORED. In a filtered export, co-authorship and co-occurrence count
 // only the selected papers.
 func (v *View) Export(ctx context.Context, sc ExportScope, sink ExportSink) (ExportCounts, error) {
-	c := &exportCounter{sink: sink, v: v}
+	c := &exportCounter{sink: sink, v: v, scanNames: sc.All || sc.Filter != nil}
 	var err error
 	switch {
 	case sc.All:
@@ -94,25 +94,41 @@ type exportCounter struct {
 	v      *View
 	n      ExportCounts
 	shared map[string]bool // name keys several people carry
+	// scanNames reads every name's count once (whole-graph and filtered
+	// exports: thousands of people); a neighbourhood reads its people's
+	// names one by one instead of 142,000 counters a request
+	scanNames bool
+}
+
+// sharesName reports whether several people carry n's name.
+func (c *exportCounter) sharesName(n *Node) (bool, error) {
+	if !c.scanNames {
+		k, err := c.v.r.Counter(peopleCounter(NameKey(n.Label)))
+		return k > 1, err
+	}
+	if c.shared == nil {
+		c.shared = map[string]bool{}
+		if err := c.v.r.Counters(peopleCounter(""), func(name string, k int64) bool {
+			if k > 1 {
+				c.shared[strings.TrimPrefix(name, peopleCounter(""))] = true
+			}
+			return true
+		}); err != nil {
+			return false, err
+		}
+	}
+	return c.shared[NameKey(n.Label)], nil
 }
 
 func (c *exportCounter) node(n ExportNode) error {
 	c.n.Nodes++
 	if n.Kind() == KindAuthor {
-		if c.shared == nil {
-			// the names several people carry, read once: most people
-			// need no profile read (and none stays in the cache)
-			c.shared = map[string]bool{}
-			if err := c.v.r.Counters(peopleCounter(""), func(name string, k int64) bool {
-				if k > 1 {
-					c.shared[strings.TrimPrefix(name, peopleCounter(""))] = true
-				}
-				return true
-			}); err != nil {
+		// most people share no name: they need no profile read (and
+		// none stays in the cache)
+		if shared, err := c.sharesName(n.Node); err != nil || !shared {
+			if err != nil {
 				return err
 			}
-		}
-		if !c.shared[NameKey(n.Label)] {
 			return c.sink.Node(n)
 		}
 		l, err := c.v.PersonLabel(n.Node)

@@ -44,10 +44,26 @@
 //     entity", "vision-language";
 //   - a modifier or a verb: a one-word concept goes when fewer than 40% of
 //     the papers that say the word use it as a noun phrase (reject.go):
-//     "visual" (2%), "real-world", "state-of-the-art", "support", a
-//     method named by a common word ("CritiCal").
+//     "visual" (2%), "real-world", "state-of-the-art", a method named by
+//     a common word ("CritiCal").
 //
-// On the 47,919-paper arXiv file the rule makes about 0.7 concepts a
+// Terms, not words. A concept node is a term of the field, an idea people
+// search by; what a dashboard ranks must read like ideas. Votes alone made
+// nodes of words ("space" in 4,991 papers, "stage", "failure", "training
+// data") that every paper says and few are about. Package termhood
+// judges every concept (terms.go, judgeTerms, at the end of every settle
+// and of a recompute): keyness (the share of the papers that use it on
+// their own, C-value's independent uses, that vote for it), weirdness
+// against spoken English for one word, and the fronts of longer terms; a
+// name that opens with an evaluative word ("state-of-the-art model") or
+// names a concept and a genre word ("natural language processing task")
+// is none either. A concept judged no term is unlinked and dropped as a
+// modifier is (rejectPending), and no vote makes it again until
+// RecomputeConcepts judges the whole corpus afresh; before a concept is
+// made, termhood.Screen refuses what no later evidence could save. Words
+// stay findable: search finds papers by the words of their titles.
+//
+// On the 47,919-paper arXiv file the rule makes about 0.6 concepts a
 // paper; the top ten terms of every paper would make eleven.
 //
 // Which papers are linked. A paper is linked to every concept its title or
@@ -96,7 +112,8 @@
 //
 // Hierarchy. A concept's broader concept is the longest tail of its words
 // (split at spaces, never inside a hyphenated word) that is itself a
-// concept: "agent reinforcement learning" → "reinforcement learning";
+// concept and of which it names a kind (termhood.KindOf: "scaling" or
+// "captioning reinforcement learning" is no kind of it): "agent reinforcement learning" → "reinforcement learning";
 // "vision-language process reward model" → "reward model" when "process
 // reward model" is no concept. Generic tails ("learning", "model") are
 // never concepts, so they are never broader concepts either.
@@ -306,10 +323,9 @@
 // their average year; simpler tools rank terms by the ratio of their
 // share in a recent span to their share before it.
 //
-// kg uses Kleinberg's two-state automaton over months (LastBurst), with
-// CiteSpace's defaults: a concept is in its base state, used by a share
-// p0 of the month's papers (its share over all the months), or in a burst,
-// at s·p0 with s = 2; a month's cost in a state is −ln of the binomial
+// kg uses Kleinberg's two-state automaton over months (LastBurstExpected),
+// with CiteSpace's defaults: a concept is in its base state, used by a
+// share p0 of the month's papers, or in a burst, at s·p0 with s = 2; a month's cost in a state is −ln of the binomial
 // likelihood of its uses at that rate; entering a burst costs γ·ln n (γ =
 // 1, n the months with papers). The optimal sequence of states is found
 // exactly (Viterbi). A concept is emerging when the sequence ends in a
@@ -324,12 +340,18 @@
 // going from 50 to 200; the burst finds its own start and end, and its
 // weight grows with both the rise and the papers that show it. Rates, not
 // counts: a month with more papers overall is no burst for every concept.
-// On the arXiv file, July–September 2025: agent system (since 2025-08, 134
-// papers), GPT-5, model context protocol, agentic AI, DINOv3 among the
-// first eleven. Its limit: shifts in what the corpus holds look like
-// bursts (the file's 2026 months hold more information-theory papers, and
-// "bound" and "channel" burst there); filter by subject to see a field's
-// own trends.
+// And rates within subjects: p0 of a month is what the concept's rate in
+// each subject over the window gives for that month's mix of subjects (a
+// paper of k subjects counts 1/k in each), so a month that holds more of a
+// field's papers is no burst of that field's vocabulary. Without it, the
+// file's 2026 months, which hold more information-theory papers, made
+// "multiple-input multiple-output", "base station", "channel state
+// information" and "antenna system" emerge over the whole file; with it
+// the list reads as what rose: rubric, world model, agentic reinforcement
+// learning, diffusion language model, VGGT, latent reasoning, flow
+// matching, tool use, deep research, sycophancy. Two concepts whose
+// papers rose together still both emerge, a generic phrase beside the
+// idea it describes ("memory system" beside "agent memory").
 //
 // # Related work
 //

@@ -5,10 +5,13 @@ package graph
 import (
 	"slices"
 	"strings"
+
+	"github.com/researchkg/kg/graph/termhood"
 )
 
 // linkBroader links a concept to the longest proper tail of its words that
-// is itself a concept ("vision-language process reward model" → "process
+// is itself a concept and of which it names a kind (termhood.KindOf: not
+// "scaling reinforcement learning") ("vision-language process reward model" → "process
 // reward model"; "agent reinforcement learning" → "reinforcement
 // learning"). Words are split at spaces only. A tail of two words or more
 // that is no concept yet becomes one when two papers or more use it, half
@@ -42,9 +45,15 @@ func (w *writer) linkBroader(id NodeID, name string) error {
 				return derr
 			}
 			name := strings.Join(words[k:], " ")
-			if df >= 2 && 2*df >= 3*child && w.svc.terms != nil && w.svc.terms.TermLike(name) {
-				parent, _, err = w.concept(Term{Name: name})
+			if df >= 2 && 2*df >= 3*child && w.svc.terms != nil && w.svc.terms.TermLike(name) && termhood.KindOf(words[:k], name) {
+				var ok bool
+				if ok, err = w.mayBeTerm(tail, name); ok && err == nil {
+					parent, _, err = w.concept(Term{Name: name})
+				}
 			}
+		}
+		if err == nil && parent != 0 && parent != id && !termhood.KindOf(words[:k], strings.Join(words[k:], " ")) {
+			continue // "scaling reinforcement learning" is no kind of it: try a shorter tail
 		}
 		if err == nil && parent != 0 && parent != id {
 			_, err := w.edge(id, Broader, parent, 0)
@@ -83,6 +92,13 @@ func (w *writer) hierarchy(id NodeID, name string) error {
 		return err
 	}
 	for _, c := range longer {
+		cn, err := tx.Node(c)
+		if err != nil {
+			return err
+		}
+		if cw := strings.Fields(LatexToText(cn.Label)); len(cw) > len(words) && !termhood.KindOf(cw[:len(cw)-len(words)], name) {
+			continue
+		}
 		var cur NodeID
 		if err := tx.Edges(c, Broader, Out, func(p NodeID, _ float64) bool { cur = p; return false }); err != nil {
 			return err
@@ -114,4 +130,13 @@ func reverseWords(words []string) string {
 	r := slices.Clone(words)
 	slices.Reverse(r)
 	return strings.Join(r, " ")
+}
+
+// mayBeTerm reports whether a tail may become a concept of its own: not
+// rejected, and not certainly a word (termhood.Screen).
+func (w *writer) mayBeTerm(key, name string) (bool, error) {
+	if n, err := w.tx.Counter(rejectedCounter(key)); err != nil || n > 0 {
+		return false, err
+	}
+	return w.screenTerm(name)
 }

@@ -114,6 +114,10 @@ type TermExtractor interface {
 	// generic words alone, no evaluative opener): checked before a concept
 	// is made from a name no paper voted for (a broader concept).
 	TermLike(name string) bool
+	// Opened reports whether a name opens with an evaluative or dependent
+	// word ("state-of-the-art model", from papers that write "SOTA
+	// models"): no term, whoever voted for it.
+	Opened(name string) bool
 	// Version names the extractor's behaviour; document frequencies counted
 	// by another version are recomputed, not mixed (kg recompute).
 	Version() string

@@ -106,6 +106,9 @@ func (s *Service) RecomputeConcepts(ctx context.Context, workers int, progress f
 		}
 		total.Records = done
 	}
+	if err := s.judgeTerms(ctx); err != nil {
+		return total, err
+	}
 	if err := s.rejectPending(ctx); err != nil {
 		return total, err
 	}

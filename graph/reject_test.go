@@ -13,20 +13,21 @@ import (
 	"github.com/researchkg/kg/store"
 )
 
-// modifierCorpus: "skill" is a noun in every paper that says it; "support"
+// modifierCorpus: "skill" is a noun in every paper that says it; "leverage"
 // is a noun in two papers (enough votes to make it a concept) and a verb
-// in five; "large language" is a noun phrase only where a tagger slips on
+// in five (a word speech says rarely: "support", said as often in speech,
+// is no term whichever way papers use it, see termhood); "large language" is a noun phrase only where a tagger slips on
 // "Large Language and Vision Models", the front of "large language model"
 // everywhere else.
 var modifierCorpus = []graph.Record{
 	{Title: "Agent skills", Abstract: "Agents learn a skill from demonstrations. Each skill is stored; the skill library grows, and a skill is reused by large language models."},
 	{Title: "Skill discovery", Abstract: "We discover a skill per task. A skill composes; skill reuse is key, and the skill set grows."},
-	{Title: "Support for tools", Abstract: "Tool support matters. The support of tools is weak; support is costly, and support grows. Large language models call tools."},
-	{Title: "Support in dialogue", Abstract: "Emotional support helps users. Support is scarce; support from peers and support groups help."},
-	{Title: "Benchmarks that support agents", Abstract: "Our benchmarks support agents. They support tools and support planning with large language models."},
-	{Title: "Data that support claims", Abstract: "We collect data to support claims that support reasoning."},
-	{Title: "Tools that support search", Abstract: "These tools support search and support ranking."},
-	{Title: "Models support users", Abstract: "Models support users who support each other."},
+	{Title: "Leverage for tools", Abstract: "Tool leverage matters. The leverage of tools is weak; leverage is costly, and leverage grows. Large language models call tools."},
+	{Title: "Leverage in dialogue", Abstract: "Financial leverage helps firms. Leverage is scarce; leverage from debt and leverage ratios help."},
+	{Title: "Benchmarks that leverage agents", Abstract: "Our benchmarks leverage agents. They leverage tools and leverage planning with large language models."},
+	{Title: "Data that leverage claims", Abstract: "We collect data to leverage claims that leverage reasoning."},
+	{Title: "Tools that leverage search", Abstract: "These tools leverage search and leverage ranking."},
+	{Title: "Models leverage users", Abstract: "Models leverage users who leverage each other."},
 	{Title: "Large language models reason", Abstract: "Large language models reason about charts."},
 	{Title: "Large language models plan", Abstract: "Large language models plan tool calls."},
 	{Title: "Large language models code", Abstract: "Large language models write code."},
@@ -62,7 +63,7 @@ func TestModifiersAndFrontsAreNoConcepts(t *testing.T) {
 				t.Errorf("%s: %d papers, %d say it", name, pg.Total, papers)
 			}
 		}
-		for _, name := range []string{"support", "large language"} {
+		for _, name := range []string{"leverage", "large language"} {
 			if c, err := v.ConceptByName(name); err == nil {
 				t.Errorf("%q is a concept (%s)", name, c.Label)
 			}
@@ -75,13 +76,13 @@ func TestModifiersAndFrontsAreNoConcepts(t *testing.T) {
 		svc := graph.NewService(db, extractor)
 		ingestRecords(t, svc, modifierCorpus...)
 		check(t, db, svc)
-		// one more paper with "support" as a noun votes for it again (and
+		// one more paper with "leverage" as a noun votes for it again (and
 		// one more says it as a verb: three papers in eight as a noun)
 		ingestRecords(t, svc,
-			graph.Record{Title: "Customer support", Abstract: "Customer support answers; support is slow, and support queues grow."},
-			graph.Record{Title: "Proofs that support theorems", Abstract: "Lemmas support theorems and support proofs."},
+			graph.Record{Title: "Customer leverage", Abstract: "Customer leverage grows; leverage is slow, and leverage limits grow."},
+			graph.Record{Title: "Proofs that leverage theorems", Abstract: "Lemmas leverage theorems and leverage proofs."},
 		)
-		if c, err := view(t, svc).ConceptByName("support"); err == nil {
+		if c, err := view(t, svc).ConceptByName("leverage"); err == nil {
 			t.Errorf("a rejected word is made a concept again (%s)", c.Label)
 		}
 		if _, err := svc.RecomputeConcepts(context.Background(), 2, nil); err != nil {
@@ -104,7 +105,7 @@ func TestModifiersAndFrontsAreNoConcepts(t *testing.T) {
 // one never stopped.
 func TestRejectionStoppedAnywhere(t *testing.T) {
 	defer graph.SetSettleWrites(2)()
-	const lastOne = 7 // the sixth paper that says "support", a verb
+	const lastOne = 7 // the sixth paper that says "leverage", a verb
 	first := slices.Delete(slices.Clone(modifierCorpus), lastOne, lastOne+1)
 	last := func(svc *graph.Service) error {
 		rec := modifierCorpus[lastOne]
@@ -115,8 +116,8 @@ func TestRejectionStoppedAnywhere(t *testing.T) {
 	ref := MustOpen(t)
 	svc := graph.NewService(ref, extractor)
 	ingestRecords(t, svc, first...)
-	if _, err := view(t, svc).ConceptByName("support"); err != nil {
-		t.Fatalf("support is no concept before the last paper: the test tests nothing (%v)", err)
+	if _, err := view(t, svc).ConceptByName("leverage"); err != nil {
+		t.Fatalf("leverage is no concept before the last paper: the test tests nothing (%v)", err)
 	}
 	if err := last(svc); err != nil {
 		t.Fatal(err)
@@ -183,8 +184,8 @@ func TestSettleInANewProcess(t *testing.T) {
 	if got, want := conceptLayer(t, db), conceptLayer(t, ref); !slices.Equal(got, want) {
 		t.Errorf("settled in a new process: %d lines of concepts and links, in one: %d\n%s\n---\n%s", len(got), len(want), strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if _, err := view(t, svc).ConceptByName("support"); err == nil {
-		t.Error("support is a concept after a settle in a new process")
+	if _, err := view(t, svc).ConceptByName("leverage"); err == nil {
+		t.Error("leverage is a concept after a settle in a new process")
 	}
 	checkCoOccurrence(t, db)
 	conceptsConsistent(t, svc, db)

@@ -65,7 +65,12 @@ func (s *Service) settle(ctx context.Context) error {
 		linked += len(plan.add)
 		s.report(StageLink, linked, 0)
 	}
-	// words found modifiers as papers were linked to them
+	// concepts that are no terms of the field (judged now that every
+	// paper is linked), and words found modifiers as papers were linked
+	// to them
+	if err := s.judgeTerms(ctx); err != nil {
+		return err
+	}
 	if err := s.rejectPending(ctx); err != nil {
 		return err
 	}

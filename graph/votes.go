@@ -105,7 +105,8 @@ func (w *writer) conceptIfSupported(t Term, introduced bool) error {
 
 // supported reports whether the corpus supports a term that has its
 // votes as a new concept: not a one-word term found to be a modifier, not
-// the front of a longer term. A concept that exists is always supported.
+// one judged no term of the field (termhood), not the front of a longer
+// term. A concept that exists is always supported.
 func (w *writer) supported(t Term, introduced bool) (bool, error) {
 	key := ConceptKey(t.Name)
 	if key == "" || isOneAcronym(t.Name) {
@@ -124,10 +125,14 @@ func (w *writer) supported(t Term, introduced bool) (bool, error) {
 			return false, err
 		}
 	}
-	if oneWord(t.Name) {
-		if n, err := w.tx.Counter(rejectedCounter(key)); err != nil || n > 0 {
-			return false, err
-		}
+	if n, err := w.tx.Counter(rejectedCounter(key)); err != nil || n > 0 {
+		return false, err // a modifier, or no term (judgeTerms)
+	}
+	if w.svc.terms != nil && w.svc.terms.Opened(t.Name) {
+		return false, nil // "state-of-the-art model", from "SOTA models"
+	}
+	if ok, err := w.screenTerm(t.Name); err != nil || !ok {
+		return false, err
 	}
 	if introduced || len(t.Aliases) > 0 || !strings.ContainsAny(t.Name, " -") {
 		return true, nil
@@ -141,9 +146,12 @@ func (w *writer) supported(t Term, introduced bool) (bool, error) {
 
 // genreHeads are the words papers call their contribution by: a concept
 // followed by one of them ("reinforcement learning method", "machine
-// learning algorithm") names that concept, no idea of its own.
+// learning algorithm", "natural language processing task",
+// "retrieval-augmented generation system") names that concept, no idea of
+// its own.
 var genreHeads = map[string]bool{"method": true, "methodology": true, "approach": true, "technique": true,
-	"framework": true, "algorithm": true, "strategy": true, "paradigm": true, "scheme": true, "pipeline": true}
+	"framework": true, "algorithm": true, "strategy": true, "paradigm": true, "scheme": true, "pipeline": true,
+	"task": true, "system": true, "architecture": true}
 
 // genreTail returns the front of a name of three or more words that ends
 // in a genre word: the concept it would name twice.

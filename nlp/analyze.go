@@ -110,6 +110,18 @@ func (e *Extractor) TermLike(name string) bool {
 	return false
 }
 
+// Opened reports whether a name opens with an evaluative or dependent word
+// (graph.TermExtractor): "state-of-the-art model" is said where papers
+// expand "SOTA models", and names nothing.
+func (e *Extractor) Opened(name string) bool {
+	words := strings.Fields(name)
+	if len(words) < 2 {
+		return false
+	}
+	first := strings.ToLower(words[0])
+	return leading[first] || dependent[first]
+}
+
 // Extract analyses and ranks in one step, without corpus statistics: the
 // best 15 terms.
 func (e *Extractor) Extract(title, text string) []graph.Term {

@@ -1,0 +1,127 @@
+// Termhood in the store: which concepts are terms of the field, judged
+// by package termhood over the counters the store keeps (doc.go,
+// "Concepts": "Terms, not words").
+
+package graph
+
+import (
+	"context"
+	"strings"
+	"unicode"
+
+	"github.com/researchkg/kg/graph/termhood"
+)
+
+// termWordKeys are the keys of a name's words split at spaces and hyphens:
+// what termhood compares fronts by.
+func termWordKeys(name string) []string {
+	f := strings.FieldsFunc(LatexToText(name), func(r rune) bool { return unicode.IsSpace(r) || r == '-' })
+	out := make([]string, 0, len(f))
+	for _, w := range f {
+		if k := ConceptKey(w); k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// termhoodConcept is what termhood reads of a concept named name.
+func termhoodConcept(name string, df, votes int64) termhood.Concept {
+	return termhood.Concept{Name: name, Words: termWordKeys(name), Acronym: isOneAcronym(name),
+		DocFreq: int(df), Votes: int(votes), Broader: -1}
+}
+
+// screenTerm judges a term about to become a concept by the counters the
+// transaction sees (termhood.Screen): false when it is certainly no term.
+func (w *writer) screenTerm(name string) (bool, error) {
+	key := ConceptKey(name)
+	stats := newTxStats(w)
+	df, err := stats.docFreq(key)
+	if err != nil {
+		return false, err
+	}
+	votes, err := w.tx.Counter(voteCounter(key))
+	if err != nil {
+		return false, err
+	}
+	return termhood.Screen(termhoodConcept(name, df, votes), stats.Docs()).IsTerm(), stats.Err()
+}
+
+// judgeTerms judges every concept of the store together (termhood.Judge;
+// and by the extractor's lexicon: a name that opens with an evaluative
+// word, "state-of-the-art model" where papers write "SOTA models", is
+// none) and marks rejected those that are no terms; rejectPending then unlinks
+// them from their papers and drops them, as it does the one-word
+// modifiers. A rejected term is not made a concept again until
+// RecomputeConcepts judges the whole corpus afresh.
+func (s *Service) judgeTerms(ctx context.Context) error {
+	r, err := s.store.Read(ctx)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	docs, err := r.Counter(cntPapers)
+	if err != nil {
+		return err
+	}
+	var ids []NodeID
+	if err := r.NodeIDs(KindConcept, 0, func(id NodeID) bool { ids = append(ids, id); return true }); err != nil {
+		return err
+	}
+	index := make(map[NodeID]int, len(ids))
+	for i, id := range ids {
+		index[id] = i
+	}
+	cs := make([]termhood.Concept, len(ids))
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		n, err := r.Node(id)
+		if err != nil {
+			return err
+		}
+		keys[i] = ConceptKey(n.Label)
+		v, err := r.Counter(dfCounter(keys[i]))
+		if err != nil {
+			return err
+		}
+		df, _, _ := decodeDF(v)
+		votes, err := r.Counter(voteCounter(keys[i]))
+		if err != nil {
+			return err
+		}
+		cs[i] = termhoodConcept(n.Label, df, votes)
+		if err := r.Edges(id, Broader, Out, func(p NodeID, _ float64) bool {
+			if j, ok := index[p]; ok {
+				cs[i].Broader = j
+			}
+			return false
+		}); err != nil {
+			return err
+		}
+	}
+	known := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		known[k] = true
+	}
+	// "natural language processing task" names a concept twice
+	twice := func(name string) bool {
+		front, ok := genreTail(name)
+		return ok && known[ConceptKey(front)]
+	}
+	var reject []string
+	for i, v := range termhood.Judge(cs, int(docs)) {
+		if v.IsTerm() && (s.terms == nil || !s.terms.Opened(cs[i].Name)) && !twice(cs[i].Name) || keys[i] == "" {
+			continue
+		}
+		if n, err := r.Counter(rejectedCounter(keys[i])); err != nil {
+			return err
+		} else if n == 0 {
+			reject = append(reject, keys[i])
+		}
+	}
+	r.Close()
+	return s.eachBatch(ctx, len(reject), func(w *writer, i int) error {
+		_, err := w.tx.AddCounter(rejectedCounter(reject[i]), rejPending)
+		return err
+	})
+}

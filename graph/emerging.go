@@ -41,7 +41,15 @@ type Burst struct {
 // state's rate (the binomial coefficient, the same in both, left out);
 // entering the burst state costs γ·ln(n), n the months with papers. The
 // optimal state sequence (Viterbi) is found exactly.
-func LastBurst(r, d []int) (b Burst, ok bool) {
+func LastBurst(r, d []int) (b Burst, ok bool) { return LastBurstExpected(r, d, nil) }
+
+// LastBurstExpected is LastBurst with the base state's rate set month by
+// month: e[t] papers of the concept are expected among the d[t] of month t
+// (nil: Σr/Σd of each month's papers). Emerging expects, of each month,
+// what the concept's rate in each subject gives for that month's mix of
+// subjects, so that a month with more papers of a field is no burst of
+// that field's words.
+func LastBurstExpected(r, d []int, e []float64) (b Burst, ok bool) {
 	n := len(r)
 	var sr, sd, months int
 	for t := range n {
@@ -51,17 +59,32 @@ func LastBurst(r, d []int) (b Burst, ok bool) {
 			months++
 		}
 	}
-	if n == 0 || sr == 0 || sd == 0 || sr >= sd {
+	if n == 0 || sr == 0 || sd == 0 || sr >= sd || e != nil && len(e) != n {
 		return b, false
 	}
 	p0 := float64(sr) / float64(sd)
-	p1 := min(burstRate*p0, 0.999)
-	lp0, lq0, lp1, lq1 := math.Log(p0), math.Log1p(-p0), math.Log(p1), math.Log1p(-p1)
+	type rates struct{ lp0, lq0, lp1, lq1 float64 }
+	at := make([]rates, n)
+	for t := range n {
+		q := p0
+		if e != nil && d[t] > 0 {
+			// a month's expected rate, kept off 0 and 1 (the burst
+			// doubles it)
+			q = min(max(e[t]/float64(d[t]), p0/1e3, 1e-9), 0.4995)
+		}
+		q1 := min(burstRate*q, 0.999)
+		lp := math.Log(q)
+		lp1 := lp + math.Ln2 // burstRate is 2
+		if q1 != burstRate*q {
+			lp1 = math.Log(q1)
+		}
+		at[t] = rates{lp, math.Log1p(-q), lp1, math.Log1p(-q1)}
+	}
 	cost := func(t int, burst bool) float64 {
 		if burst {
-			return -(float64(r[t])*lp1 + float64(d[t]-r[t])*lq1)
+			return -(float64(r[t])*at[t].lp1 + float64(d[t]-r[t])*at[t].lq1)
 		}
-		return -(float64(r[t])*lp0 + float64(d[t]-r[t])*lq0)
+		return -(float64(r[t])*at[t].lp0 + float64(d[t]-r[t])*at[t].lq0)
 	}
 	enter := burstGamma * math.Log(float64(max(months, 2)))
 	// c0, c1: the least cost of months 0..t ending in the base or the
@@ -166,19 +189,30 @@ func (v *View) Emerging(s *Selection, first int) ([]Emerged, error) {
 			}
 		}
 		series := make([]int, len(ords)*n)
+		mix := newSubjectMix(len(ix.dicts[dimSubject].ids), n, len(ords))
 		for _, r := range rows {
 			m := unpackDate(ix.rows[r].date).monthIndex()
 			if m < 0 {
 				continue
 			}
+			subjects := ix.rows[r].vals[dimSubject]
+			mix.addPaper(m-lo, subjects)
 			for _, c := range ix.rows[r].vals[dimConcept] {
 				if i := cand[c]; i >= 0 {
 					series[int(i)*n+m-lo]++
+					mix.addUse(int(i), subjects)
 				}
 			}
 		}
+		expected := make([]float64, n)
 		for i, c := range ords {
-			b, ok := LastBurst(series[i*n:(i+1)*n], d)
+			if !burstFits(series[i*n+n-1], d[n-1], mix.expectedIn(i, n-1)) {
+				// the base state explains its last month better, and
+				// leaving a burst is free: no best sequence ends in one
+				continue
+			}
+			mix.expected(i, expected)
+			b, ok := LastBurstExpected(series[i*n:(i+1)*n], d, expected)
 			if ok && b.Papers >= minBurstPapers && lo+b.Start >= from {
 				out = append(out, found{dict.ids[c], b})
 			}
@@ -199,6 +233,7 @@ func (v *View) Emerging(s *Selection, first int) ([]Emerged, error) {
 		f.burst.Weight = Round3(f.burst.Weight)
 		res = append(res, Emerged{Node: n, Burst: f.burst, Since: monthOfIndex(lo + f.burst.Start).MonthString()})
 	}
+	res = dropFragments(res)
 	// of two concepts with the same burst (a concept and its broader one,
 	// used by the same papers), the narrower says more
 	slices.SortFunc(res, func(a, b Emerged) int {
@@ -206,4 +241,120 @@ func (v *View) Emerging(s *Selection, first int) ([]Emerged, error) {
 			cmp.Compare(len(strings.Fields(b.Node.Label)), len(strings.Fields(a.Node.Label))), cmp.Compare(a.Node.ID, b.Node.ID))
 	})
 	return res[:min(first, len(res))], nil
+}
+
+// burstFits reports whether r uses among d papers, e expected, are
+// likelier at the burst's rate than at the base one.
+func burstFits(r, d int, e float64) bool {
+	if r == 0 || d == 0 || e <= 0 {
+		return r > 0
+	}
+	q := min(e/float64(d), 0.4995)
+	q1 := min(burstRate*q, 0.999)
+	return float64(r)*math.Log(q1/q) > float64(d-r)*(math.Log1p(-q)-math.Log1p(-q1))
+}
+
+// subjectMix holds what Emerging expects of a concept month by month: the
+// papers of each subject in each month, and the concept's papers in each
+// subject. A paper of k subjects counts 1/k in each (one without counts
+// under none). The concept's rate in a subject over the window, times the
+// subject's papers in a month, summed over subjects, is what a month
+// holds of the concept when nothing rises.
+type subjectMix struct {
+	months, width int
+	perMonth      []float64 // [month*width + subject]; subject width-1 is none
+	perSubject    []float64 // [subject], over all months
+	uses          []float32 // [concept*width + subject]
+}
+
+func newSubjectMix(subjects, months, concepts int) *subjectMix {
+	w := subjects + 1
+	return &subjectMix{months: months, width: w, perMonth: make([]float64, months*w), perSubject: make([]float64, w),
+		uses: make([]float32, concepts*w)}
+}
+
+func (m *subjectMix) addPaper(month int, subjects []uint32) {
+	if len(subjects) == 0 {
+		m.perMonth[month*m.width+m.width-1]++
+		m.perSubject[m.width-1]++
+		return
+	}
+	f := 1 / float64(len(subjects))
+	for _, s := range subjects {
+		m.perMonth[month*m.width+int(s)] += f
+		m.perSubject[s] += f
+	}
+}
+
+func (m *subjectMix) addUse(concept int, subjects []uint32) {
+	u := m.uses[concept*m.width : (concept+1)*m.width]
+	if len(subjects) == 0 {
+		u[m.width-1]++
+		return
+	}
+	f := 1 / float32(len(subjects))
+	for _, s := range subjects {
+		u[s] += f
+	}
+}
+
+// expectedIn is the concept's expected papers in one month.
+func (m *subjectMix) expectedIn(concept, month int) float64 {
+	e := 0.0
+	for s, c := range m.uses[concept*m.width : (concept+1)*m.width] {
+		if c != 0 && m.perSubject[s] != 0 {
+			e += float64(c) / m.perSubject[s] * m.perMonth[month*m.width+s]
+		}
+	}
+	return e
+}
+
+// expected writes the concept's expected papers of each month into e.
+func (m *subjectMix) expected(concept int, e []float64) {
+	clear(e)
+	for s, c := range m.uses[concept*m.width : (concept+1)*m.width] {
+		if c == 0 || m.perSubject[s] == 0 {
+			continue
+		}
+		q := float64(c) / m.perSubject[s]
+		for t := range m.months {
+			e[t] += q * m.perMonth[t*m.width+s]
+		}
+	}
+}
+
+// dropFragments leaves out an emerging concept whose name is inside the
+// name of another emerging concept that holds four fifths as many papers
+// in its burst, most of the same papers: "visual geometry" beside "visual geometry grounded
+// transformer" (VGGT) says nothing more, and a fragment never stands
+// alone.
+func dropFragments(res []Emerged) []Emerged {
+	words := make([][]string, len(res))
+	for i, e := range res {
+		words[i] = strings.FieldsFunc(strings.ToLower(e.Node.Label), func(r rune) bool { return r == ' ' || r == '-' })
+	}
+	out := res[:0]
+	for i, e := range res {
+		inside := false
+		for j := range res {
+			if j != i && len(words[j]) > len(words[i]) && 5*res[j].Burst.Papers >= 4*e.Burst.Papers && containsRun(words[j], words[i]) {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// containsRun reports whether long has short as a run of its words.
+func containsRun(long, short []string) bool {
+	for i := 0; i+len(short) <= len(long); i++ {
+		if slices.Equal(long[i:i+len(short)], short) {
+			return true
+		}
+	}
+	return false
 }

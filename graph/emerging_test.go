@@ -133,3 +133,76 @@ func TestEmergingFindsAPlantedBurst(t *testing.T) {
 		}
 	}
 }
+
+// A month's expected uses come from its mix of subjects: uses that rise
+// as the expectation rises are no burst, the same uses against a flat
+// expectation are one.
+func TestLastBurstExpected(t *testing.T) {
+	r := []int{5, 5, 5, 5, 20, 20}
+	d := []int{100, 100, 100, 100, 100, 100}
+	if _, ok := graph.LastBurstExpected(r, d, []float64{5, 5, 5, 5, 20, 20}); ok {
+		t.Error("uses that follow what the subjects expect make a burst")
+	}
+	if b, ok := graph.LastBurstExpected(r, d, nil); !ok || b.Start != 4 {
+		t.Errorf("the same uses against the series' rate: %+v %v, want a burst from month 4", b, ok)
+	}
+}
+
+// A field whose papers grow in the last months brings no burst of its
+// words: "channel coding" is as common among the information-theory
+// papers at the end as before, though those papers are now half the
+// corpus; the planted topic still emerges.
+func TestEmergingIsNoShiftOfSubjects(t *testing.T) {
+	ctx := context.Background()
+	svc := graph.NewService(MustOpen(t), extractor)
+	p := svc.NewPipeline(ctx, 2, func(d graph.Document, _ graph.IngestResult, err error) {
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	docs := plantedCorpus()
+	for month := 1; month <= 8; month++ {
+		n := 4
+		if month >= 7 {
+			n = 40 // the field's papers grow tenfold
+		}
+		for i := range n {
+			topic := "channel coding"
+			if i%2 == 1 {
+				topic = "network information theory"
+			}
+			docs = append(docs, graph.Document{Source: "shift", Format: "test", Records: []graph.Record{{
+				Title:    fmt.Sprintf("Bounds for %s, study %d-%d", topic, month, i),
+				Abstract: fmt.Sprintf("We study %s. New bounds for %s are proved, and %s codes are built.", topic, topic, topic),
+				ArXivID:  fmt.Sprintf("25%02d.%05d", month, 500+i), Authors: []string{fmt.Sprintf("Coder %d-%d", month, i)},
+				Subjects: []string{"cs.IT"},
+			}}})
+		}
+	}
+	for _, d := range docs {
+		if err := p.Add(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	v := view(t, svc)
+	es, err := v.Emerging(selectOrFail(t, v, nil), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range es {
+		t.Logf("%s since %s: %+v", e.Node.Label, e.Since, e.Burst)
+		switch e.Node.Label {
+		case "skill library":
+			found = true
+		case "channel coding", "network information theory":
+			t.Errorf("%s emerges with its field's papers: %+v", e.Node.Label, e.Burst)
+		}
+	}
+	if !found {
+		t.Error("skill library does not emerge")
+	}
+}

@@ -45,6 +45,11 @@ type part struct {
 	versioned bool
 }
 
+// compoundFronts are the prepositions that open hyphenated names
+// ("in-context", "on-device", "off-policy", "out-of-distribution",
+// "over-refusal", "under-resourced").
+var compoundFronts = map[string]bool{"in": true, "on": true, "off": true, "out": true, "over": true, "under": true}
+
 // versionMark ends the key of an acronym written with a version ("GPT-4"):
 // Link takes it for a concept named by the acronym itself (a model family:
 // "LLaMA"), never for the idea an acronym spells out ("generative
@@ -142,8 +147,16 @@ func cutParts(toks []token) []part {
 func (e *Extractor) spans(parts []part, acr acronyms, visit func(key []byte, tok int32, acronym bool)) {
 	var buf, head, k []byte
 	for i := range parts {
+		// a preposition that fronts compounds starts a name of three
+		// words or more written with spaces ("in context learning", "out
+		// of distribution"); two ("on policy", "in distribution") are too
+		// often a preposition and its noun
+		minParts := 1
 		if parts[i].stop {
-			continue
+			if !compoundFronts[parts[i].key] {
+				continue
+			}
+			minParts = 3
 		}
 		// one acronym: its long form when this text defines it, else the
 		// acronym itself, looked up as one
@@ -175,7 +188,7 @@ func (e *Extractor) spans(parts []part, acr acronyms, visit func(key []byte, tok
 				head = append(head[:0], buf[:len(buf)-len(parts[j-1].key)]...)
 				head = append(head, parts[j-1].skey...)
 			}
-			if !p.stop && p.endOK && !(j == i && p.acr != "") {
+			if !p.stop && p.endOK && !(j == i && p.acr != "") && j-i+1 >= minParts {
 				if of < 0 {
 					k = append(append(k[:0], buf...), p.skey...)
 				} else {

@@ -24,7 +24,7 @@ import (
 
 // scanPrintVersion changes whenever what a print holds changes; prints
 // of another version (or another extractor Version) are not trusted.
-const scanPrintVersion = 6
+const scanPrintVersion = 7
 
 // A print is a blocked Bloom filter: each entry sets printHashes bits of
 // one 64-byte block (a cache line), so a lookup reads one line and most
@@ -142,7 +142,7 @@ func (e *Extractor) printOf(parts []part, acr acronyms) []byte {
 		if p.skey != p.key {
 			hs = append(hs, fnvAdd(fnvStart(printWord), p.skey))
 		}
-		if !p.stop { // a span may start here, with its key or its singular
+		if !p.stop || compoundFronts[p.key] { // a span may start here, with its key or its singular
 			hs = append(hs, fnvAdd(fnvStart(printFront), front(p.key)), fnvAdd(fnvStart(printFront), front(p.skey)))
 		}
 		if p.acr != "" {

@@ -208,9 +208,11 @@ func (w *writer) dropUse(p NodeID, key string) error {
 // of it) before it existed: SettleConcepts links them. Linking them here,
 // one concept at a time, rewrote the same early papers' mentions again and
 // again (a tenth of ingest's time); settled together, each paper is
-// rewritten once. When more papers used the name than uses are recorded
-// for (maxPostings), or the name is one word or an acronym, the stored
-// texts are scanned for it instead.
+// rewritten once. The stored texts are scanned for its names too (by
+// prints, so a settle reads only the texts that may say them): uses are
+// recorded only where the name was a candidate term of its paper, and
+// only for maxPostings papers; a paper that says it inside a phrase the
+// tagger read otherwise ("function calling LLMs") is linked by the scan.
 func (w *writer) markBackfill(c NodeID, name string) error {
 	if w.deferLinks {
 		return nil
@@ -218,18 +220,9 @@ func (w *writer) markBackfill(c NodeID, name string) error {
 	if err := w.tx.PutTerm(IdxBackfill, authorTerm(c), c); err != nil {
 		return err
 	}
-	// A single word (hyphenated too) is recorded only where it was a term
-	// of its own; its other uses (the front of "skill library") are found
-	// by the scan, which also tells whether it is mostly a noun
-	// (rejectModifiers).
-	// An acronym is always scanned for: its recorded uses are keyed as
-	// the word it spells ("FACE" and "face"; settleKeys).
-	if strings.Contains(name, " ") && !isOneAcronym(name) {
-		df, err := newTxStats(w).docFreq(ConceptKey(name))
-		if err != nil || df <= maxPostings+1 {
-			return err
-		}
-	}
+	// The scan also tells whether a single word is mostly a noun
+	// (rejectModifiers); an acronym's recorded uses are keyed as the word
+	// it spells ("FACE" and "face"; settleKeys).
 	return w.tx.PutTerm(IdxRescan, authorTerm(c), c)
 }
 

@@ -150,12 +150,28 @@ func TestMentionsBySurfaceForm(t *testing.T) {
 		"Models run on-device inference.":                        graph.ConceptKey("on-device inference"),
 		"An off-policy method.":                                  graph.ConceptKey("off-policy"),
 		"Robust to out-of-distribution inputs.":                  graph.ConceptKey("out-of-distribution"),
+		// and written with spaces, three words or more
+		"Models learn in context learning settings.": graph.ConceptKey("in-context learning"),
+		"Detecting out of distribution samples.":     graph.ConceptKey("out-of-distribution"),
+		// a version number written apart ends a name
+		"Images from Stable Diffusion 3 look real.": graph.ConceptKey("stable diffusion 3"),
 	} {
 		found := false
 		ex.ScanMentions("", text, map[string]bool{want: true}, nil, func(k string, _ bool, _ int) { found = found || k == want })
 		if !found {
 			t.Errorf("%q: no mention with key %q", text, want)
 		}
+	}
+	// two words after a preposition are the preposition and its noun; a
+	// number starts no name
+	for text, key := range map[string]string{
+		"Methods based on policy gradients.": graph.ConceptKey("on-policy"),
+		"A shift in distribution.":           graph.ConceptKey("in-distribution"),
+		"Table 3 lists results.":             graph.ConceptKey("3 list"),
+	} {
+		ex.ScanMentions("", text, map[string]bool{key: true}, nil, func(k string, _ bool, _ int) {
+			t.Errorf("%q: a mention with key %q", text, k)
+		})
 	}
 	found := false
 	ex.ScanMentions("", "We train LLMs and an LLM-as-a-Judge.", nil, map[string]bool{"LLM": true}, func(k string, acronym bool, n int) {

@@ -43,6 +43,23 @@ type part struct {
 	// versioned: a version number follows after a hyphen ("GPT-4",
 	// "LLaMA-2"): the acronym names a product, a model of that family
 	versioned bool
+	// num: a version number written apart ("3" of "Stable Diffusion 3"):
+	// it ends spans and starts none
+	num bool
+}
+
+// versionNumber: "3", "2", "12" (not "2025", "3.5": a year, a decimal are
+// no version a name is said with apart from it; "3.5" is cut at its dot).
+func versionNumber(s string) bool {
+	if len(s) == 0 || len(s) > 2 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // compoundFronts are the prepositions that open hyphenated names
@@ -94,7 +111,13 @@ func cutParts(toks []token) []part {
 	brk := true
 	for i, t := range toks {
 		if !wordLike(t.text) {
-			brk = true // punctuation, numbers: spans stop here
+			// a version number after a word ends a name ("Stable
+			// Diffusion 3", "Llama 3"); other numbers and punctuation
+			// stop spans
+			if !brk && versionNumber(t.text) {
+				parts = append(parts, part{key: t.text, skey: t.text, tok: int32(i), endOK: true, num: true})
+			}
+			brk = true
 			continue
 		}
 		endOK := !verbalTags[t.tag] || isNominalIng(t.text)
@@ -152,6 +175,9 @@ func (e *Extractor) spans(parts []part, acr acronyms, visit func(key []byte, tok
 		// of distribution"); two ("on policy", "in distribution") are too
 		// often a preposition and its noun
 		minParts := 1
+		if parts[i].num {
+			continue
+		}
 		if parts[i].stop {
 			if !compoundFronts[parts[i].key] {
 				continue

@@ -142,7 +142,7 @@ func (e *Extractor) printOf(parts []part, acr acronyms) []byte {
 		if p.skey != p.key {
 			hs = append(hs, fnvAdd(fnvStart(printWord), p.skey))
 		}
-		if !p.stop || compoundFronts[p.key] { // a span may start here, with its key or its singular
+		if (!p.stop || compoundFronts[p.key]) && !p.num { // a span may start here, with its key or its singular
 			hs = append(hs, fnvAdd(fnvStart(printFront), front(p.key)), fnvAdd(fnvStart(printFront), front(p.skey)))
 		}
 		if p.acr != "" {

@@ -1,5 +1,7 @@
-// kg explorer: search, a node's neighbourhood drawn with Cytoscape, its
-// details, a dashboard of its papers drawn with Chart.js, and exports.
+// kg explorer: the corpus at a glance (papers per month, the top and the
+// emerging concepts, the top subjects and people), search, a node's
+// neighbourhood drawn with Cytoscape, its details, a dashboard of its
+// papers drawn with Chart.js, and exports.
 // Everything it asks goes to this server's /graphql; the view lives in
 // the URL's hash (#node=author:2&depth=1&hide=concept&from=2020&to=2026&sel=paper:5).
 "use strict";
@@ -108,6 +110,7 @@ function shownKinds() { return Object.keys(KINDS).filter((k) => !state.hide.has(
 
 async function openNode(id, fromSearch) {
   $("hits").hidden = true;
+  leaveHome();
   // A concept opened from the search shows its concept map first: its
   // papers, most relevant first, are in the details (in the graph they
   // would come in the order they were stored). A person with more papers
@@ -147,14 +150,17 @@ async function draw() {
     }
   }
   const elements = [];
+  // a crowded view draws smaller dots and leaves the weights to the list
+  const scale = Math.min(1, 12 / Math.max(g.nodes.length, 1));
+  const crowded = g.edges.length > 40;
   for (const n of g.nodes) {
     const w = weight[n.id] || 0;
     elements.push({ group: "nodes", data: { id: n.id, kind: n.kind, label: n.label, year: n.year || 0, weight: w,
-      size: n.id === state.node ? 34 : n.kind === "AUTHOR" ? 16 + 5 * Math.min(w, 12) : 16 } });
+      size: n.id === state.node ? 34 : n.kind === "AUTHOR" ? 8 + scale * (8 + 4 * Math.min(w, 12)) : 8 + 8 * scale } });
   }
   for (const e of g.edges) {
     elements.push({ group: "edges", data: { id: e.type + " " + e.source + " " + e.target, source: e.source, target: e.target, type: e.type,
-      weight: e.weight, label: e.type === "CO_AUTHOR" ? String(e.weight) : "" } });
+      weight: e.weight, label: e.type === "CO_AUTHOR" && !crowded ? String(e.weight) : "" } });
   }
   const box = $("graph");
   box.replaceChildren();
@@ -164,20 +170,63 @@ async function draw() {
     elements,
     style: [
       { selector: "node", style: { "background-color": (n) => KINDS[n.data("kind")].color, label: "data(label)", width: "data(size)", height: "data(size)",
-        "font-size": 9, "min-zoomed-font-size": 7, "text-wrap": "ellipsis", "text-max-width": 140, "text-valign": "bottom", "text-margin-y": 2, color: "#333" } },
-      { selector: "node:selected", style: { "border-width": 3, "border-color": "#111" } },
+        "font-size": 9, "text-wrap": "ellipsis", "text-max-width": 140, "text-valign": "bottom", "text-margin-y": 2, color: "#333" } },
+      { selector: "node.nolabel", style: { label: "" } },
+      { selector: "node:selected", style: { "border-width": 3, "border-color": "#111", label: "data(label)" } },
+      { selector: "node.hover", style: { label: "data(label)", "z-index": 10, "text-background-color": "#fff", "text-background-opacity": 0.9, "text-background-padding": 2 } },
       { selector: "edge", style: { width: (e) => (e.data("type") === "CO_AUTHOR" ? 1 + Math.min(e.data("weight"), 8) : 1), "line-color": "#bbb",
         "curve-style": "haystack", label: "data(label)", "font-size": 9, color: "#444", opacity: 0.8 } },
       { selector: ".hidden", style: { display: "none" } },
     ],
-    layout: { name: "cose", animate: false, randomize: false, nodeRepulsion: () => 9000, idealEdgeLength: () => 70, fit: true, padding: 20 },
+    // a crowded view spreads further: a clique of co-authors otherwise
+    // packs into a ball
+    // a crowded view (a prolific person's co-authors, who wrote with each
+    // other too) is laid out by the ties to the centre alone, closer the
+    // stronger: all of its edges pack a clique into a ball
+    layout: { name: "cose", animate: false, randomize: false, fit: true, padding: 20, nodeOverlap: 20,
+      nodeRepulsion: () => (crowded ? 30000 : 9000),
+      edgeElasticity: (e) => (!crowded || e.source().id() === state.node || e.target().id() === state.node ? 32 : 1e6),
+      idealEdgeLength: (e) => (crowded ? 60 + 240 / (1 + (e.data("weight") || 0)) : 70) },
     wheelSensitivity: 0.3,
   });
   cy.on("tap", "node", (ev) => select(ev.target.id()));
   cy.on("dbltap", "node", (ev) => openNode(ev.target.id()));
+  cy.on("mouseover", "node", (ev) => ev.target.addClass("hover"));
+  cy.on("mouseout", "node", (ev) => ev.target.removeClass("hover"));
+  let fitting = 0;
+  cy.on("viewport", () => { clearTimeout(fitting); fitting = setTimeout(fitLabels, 60); });
   applyFilters();
   $("export").disabled = false;
   window.kg.drawn = (window.kg.drawn || 0) + 1;
+}
+
+// fitLabels shows the labels that fit, most important first (the centre,
+// then the people who wrote most with it, then the best-connected): a
+// label that would cover one already shown is left to hover. Sixty
+// labels drawn at once cover each other and say nothing.
+function fitLabels() {
+  if (!cy) return;
+  const nodes = cy.nodes().filter((n) => !n.hasClass("hidden")).toArray();
+  const centre = (n) => (n.id() === state.node ? 1 : 0);
+  nodes.sort((a, b) => centre(b) - centre(a) || b.data("weight") - a.data("weight") || b.degree() - a.degree() ||
+    a.data("label").localeCompare(b.data("label")));
+  // dots and labels keep their size on screen whatever the zoom (a view of
+  // few nodes is zoomed in to fill the box): which labels fit depends on it
+  const z = cy.zoom();
+  cy.style().selector("node").style({ "font-size": 9 / z, "text-max-width": 140 / z, "text-margin-y": 2 / z,
+    width: (n) => n.data("size") / z, height: (n) => n.data("size") / z }).update();
+  cy.nodes().removeClass("nolabel");
+  const meets = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+  // nor may a label cover another node's dot
+  const dots = nodes.map((n) => ({ n, b: n.renderedBoundingBox({ includeLabels: false }) }));
+  const kept = [];
+  for (const n of nodes) {
+    const b = n.renderedBoundingBox({ includeNodes: false, includeEdges: false, includeLabels: true });
+    const free = b.w > 0 && (centre(n) || !kept.some((k) => meets(k, b)) && !dots.some((d) => d.n !== n && meets(d.b, b)));
+    if (free) kept.push(b);
+    else n.addClass("nolabel");
+  }
+  window.kg.labels = kept.length;
 }
 
 function syncKinds() {
@@ -192,6 +241,7 @@ function applyFilters() {
     const out = n.data("kind") === "PAPER" && y && (y < from || y > to);
     n.toggleClass("hidden", out && n.id() !== state.node);
   });
+  fitLabels();
   neighbours();
 }
 
@@ -315,6 +365,92 @@ async function dashboard(id) {
   ];
 }
 
+// ---- the corpus at a glance: what / shows before anything is chosen ----
+
+const HOME = `{ stats { papers authors concepts }
+  months: facets(by: MONTH) { total buckets { key label count } }
+  years: facets(by: YEAR) { total buckets { key label count } }
+  concepts: top(kind: CONCEPT, first: 15) { count node { id label } }
+  emerging: emerging(first: 12) { count since node { id label } }
+  subjects: top(kind: SUBJECT, first: 10) { count node { id label ... on Subject { code } } }
+  people: top(kind: AUTHOR, first: 12) { count node { id label } } }`;
+
+let homeCharts = [];
+
+function leaveHome() {
+  document.querySelector("main").classList.remove("home");
+  $("home").hidden = true;
+  homeCharts.forEach((c) => c.destroy());
+  homeCharts = [];
+}
+
+// short cuts a long label for an axis; the tooltip has it whole.
+const short = (s) => (s.length > 30 ? s.slice(0, 29) + "…" : s);
+
+function barChart(canvas, labels, counts, color, onPick, horizontal) {
+  const names = horizontal ? { y: { ticks: { autoSkip: false, callback: (_, i) => short(labels[i]) } } } : {};
+  return new Chart(canvas, { type: "bar", data: { labels, datasets: [{ label: "papers", data: counts, backgroundColor: color }] },
+    options: { indexAxis: horizontal ? "y" : "x", maintainAspectRatio: false, animation: false, plugins: { legend: { display: false } },
+      scales: { [horizontal ? "x" : "y"]: { beginAtZero: true, ticks: { precision: 0 } }, ...names },
+      onClick: (_, els) => { if (els.length) onPick(els[0].index); },
+      onHover: (ev, els) => { ev.native.target.style.cursor = els.length ? "pointer" : "default"; } } });
+}
+
+function rankedList(box, rows, render) {
+  box.replaceChildren(...rows.map((r) => el("li", {}, ...render(r))));
+  if (!rows.length) box.replaceChildren(el("li", { class: "weight none" }, "None in the last months."));
+}
+
+async function home() {
+  document.querySelector("main").classList.add("home");
+  $("home").hidden = false;
+  $("dash").hidden = true;
+  status("Loading the corpus…");
+  let d;
+  try {
+    d = await gql(HOME);
+  } catch (e) {
+    status("Could not load the corpus: " + e.message);
+    return;
+  }
+  status("");
+  const s = d.stats;
+  $("home-stats").textContent = `${s.papers.toLocaleString("en")} papers, ${s.authors.toLocaleString("en")} people, ${s.concepts.toLocaleString("en")} concepts. ` +
+    "Click a bar or a name for its papers; search for anything.";
+  const byMonth = d.months.buckets.length > 0;
+  const periods = byMonth ? d.months.buckets : d.years.buckets;
+  $("home-months-title").textContent = (byMonth ? "Papers per month" : "Papers per year") + " (" + d.years.total.toLocaleString("en") + " dated)";
+  homeCharts.forEach((c) => c.destroy());
+  homeCharts = [
+    barChart($("home-months"), periods.map((b) => b.key), periods.map((b) => b.count), "#4285f4", (i) => periodPapers(periods[i], byMonth)),
+    barChart($("home-concepts"), d.concepts.map((r) => r.node.label), d.concepts.map((r) => r.count), KINDS.CONCEPT.color,
+      (i) => openNode(d.concepts[i].node.id, true), true),
+    barChart($("home-subjects"), d.subjects.map((r) => r.node.code || r.node.label), d.subjects.map((r) => r.count), KINDS.SUBJECT.color,
+      (i) => openNode(d.subjects[i].node.id, true), true),
+  ];
+  rankedList($("home-emerging"), d.emerging, (r) => [nodeLink(r.node.id, r.node.label, true),
+    el("span", { class: "weight" }, ` ${r.count} papers since ${r.since}`)]);
+  rankedList($("home-people"), d.people, (r) => [nodeLink(r.node.id, r.node.label, true), el("span", { class: "weight" }, ` ${r.count} papers`)]);
+  $("details").replaceChildren(el("h2", {}, "The corpus"),
+    el("p", {}, "The months, concepts and subjects are bars: click one. The emerging concepts are those whose papers are in a burst at the end of the corpus's months (Kleinberg's burst detection)."));
+  window.kg.home = (window.kg.home || 0) + 1;
+}
+
+// periodPapers lists a month's (or a year's) papers in the details.
+async function periodPapers(b, byMonth) {
+  const f = byMonth ? { monthFrom: b.key, monthTo: b.key } : { yearFrom: Number(b.key), yearTo: Number(b.key) };
+  let d;
+  try {
+    d = await gql("query($f: PaperFilter!) { papers(filter: $f, first: 20) { totalCount nodes { id title date } } }", { f });
+  } catch (e) {
+    status("Papers of " + b.label + ": " + e.message);
+    return;
+  }
+  const p = d.papers;
+  $("details").replaceChildren(el("h2", {}, b.label), el("p", { class: "weight" }, p.totalCount.toLocaleString("en") + " papers, newest first"),
+    el("ul", {}, ...p.nodes.map((n) => el("li", {}, nodeLink(n.id, n.title, true), el("span", { class: "weight" }, " " + (n.date || ""))))));
+}
+
 // ---- export this view ----
 
 async function exportView() {
@@ -358,11 +494,13 @@ function init() {
   if (state.node) {
     const sel = state.sel;
     draw().then(() => select(sel || state.node)).then(() => dashboard(state.node));
+  } else {
+    home();
   }
 }
 
 // the graph follows its box (a narrower window, a scrollbar that appears)
-new ResizeObserver(() => { if (cy) { cy.resize(); cy.fit(undefined, 20); } }).observe($("graph"));
+new ResizeObserver(() => { if (cy) { cy.resize(); cy.fit(undefined, 20); fitLabels(); } }).observe($("graph"));
 
 window.kg = { get cy() { return cy; }, state, drawn: 0 };
 init();

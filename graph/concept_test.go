@@ -75,7 +75,9 @@ func paperTexts(t testing.TB, db interface {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out[id] = graph.LatexToText(n.Label + "\n" + strings.Join(abs, "\n"))
+		// a title ends a sentence: "… Using Large Language Model" and
+		// "Knowledge about …" make no "large language model knowledge"
+		out[id] = graph.LatexToText(n.Label + ".\n" + strings.Join(abs, "\n"))
 		return true
 	})
 	if err != nil {

@@ -32,6 +32,16 @@ const (
 // abstract.
 func paperText(abstracts []string) string { return strings.Join(abstracts, "\n\n") }
 
+// textWords counts the words of a paper's title and abstracts
+// (cntTermWords).
+func textWords(title string, abstracts []string) int {
+	n := len(strings.Fields(title))
+	for _, a := range abstracts {
+		n += len(strings.Fields(a))
+	}
+	return n
+}
+
 // analysisKey is the key of the analysis cache: the same title and text
 // are tagged once per run.
 func analysisKey(title, text string) string { return title + "\x00" + text }
@@ -62,9 +72,12 @@ func (w *writer) paperConcepts(p *Node, oldAbstracts, abstracts []string, sortKe
 	cur := w.analyze(p.Label, paperText(abstracts))
 	w.paper = p.ID
 	var old TextAnalysis
+	words := int64(textWords(p.Label, abstracts))
 	if oldAbstracts != nil && p.Terms == w.svc.terms.Version() {
 		old = w.analyze(p.Label, paperText(oldAbstracts))
+		words -= int64(textWords(p.Label, oldAbstracts))
 	}
+	w.count(cntTermWords, words)
 	if err := w.countTerms(old, cur); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,10 +80,13 @@ func checkWords(t *testing.T, db graph.Store, words []string) {
 	t.Helper()
 	v := view(t, graph.NewService(db, nil))
 	for _, w := range words {
-		if c, err := v.ConceptByName(w); err == nil && !graph.IsAcronym(c.Label) {
-			// (an acronym that spells the word, "STAGE", is a name)
+		c, err := v.ConceptByName(w)
+		switch {
+		case err == nil && graph.IsAcronym(c.Label):
+			// an acronym that spells the word ("STAGE") is a name
+		case err == nil:
 			t.Errorf("%q is a concept (%s): it is a word of the corpus, no term", w, c.Label)
-		} else if graph.ErrorCode(err) != graph.NotFound {
+		case graph.ErrorCode(err) != graph.NotFound:
 			t.Fatal(err)
 		}
 		hits, err := v.Search(w, []graph.Kind{graph.KindPaper}, 5)
@@ -319,8 +323,13 @@ func checkSampleCoverage(t *testing.T, db interface {
 		}
 		cc := coverageConcept{name: c.Label}
 		for _, a := range c.Aliases {
-			if graph.IsAcronym(a) && !strings.Contains(a, " ") {
+			switch {
+			case graph.IsAcronym(a) && !strings.Contains(a, " "):
 				cc.acronyms = append(cc.acronyms, a)
+			case sameLetters(a, c.Label) || hasAcronymWord(a):
+				// a spelling ("multi-scale feature" of "multiscale
+				// feature") or a short form ("KV cache") says it too
+				cc.variants = append(cc.variants, a)
 			}
 		}
 		pool = append(pool, cc)
@@ -427,4 +436,16 @@ func titleOf(text string) string {
 		return string(r[:90]) + "…"
 	}
 	return text
+}
+
+// sameLetters: two names spelled alike but for case, spaces and hyphens.
+func sameLetters(a, b string) bool {
+	strip := func(s string) string { return strings.ToLower(strings.NewReplacer(" ", "", "-", "").Replace(s)) }
+	return strip(a) == strip(b)
+}
+
+// hasAcronymWord: a name of several words one of which is an acronym.
+func hasAcronymWord(name string) bool {
+	f := strings.Fields(name)
+	return len(f) > 1 && slices.ContainsFunc(f, graph.IsAcronym)
 }

@@ -82,6 +82,10 @@ const (
 	cntOrganizations = "organizations"
 	cntEdges         = "edges"
 	cntAuthorInfo    = "authorinfo" // authors of papers with an ORCID iD, affiliation or e-mail
+	// cntTermWords: the words of the texts the term counts are of (a
+	// paper's title and abstracts; termhood compares a corpus of titles
+	// alone with shorter passages of English)
+	cntTermWords = "termwords"
 )
 
 func pairCounter(t EdgeType) string { return "pairs/" + t.String() }

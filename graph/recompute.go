@@ -45,7 +45,7 @@ func (s *Service) RecomputeConcepts(ctx context.Context, workers int, progress f
 	if err := s.clearConcepts(ctx, progress); err != nil {
 		return IngestResult{}, fmt.Errorf("clear the old concepts: %w", err)
 	}
-	for _, prefix := range []string{"df/", "kt/", "rej/"} {
+	for _, prefix := range []string{"df/", "kt/", "rej/", cntTermWords} {
 		if err := s.store.DropCounters(prefix); err != nil {
 			return IngestResult{}, fmt.Errorf("drop counters %s: %w", prefix, err)
 		}
@@ -134,6 +134,7 @@ func (s *Service) recomputePaper(w *writer, id NodeID, pass int) error {
 		if err := w.countTerms(nil, a); err != nil {
 			return err
 		}
+		w.count(cntTermWords, int64(textWords(p.Label, abs)))
 		p.Terms = s.terms.Version()
 		p.CoOccurs = nil // the pairs went with the old concepts
 		return w.tx.PutNode(p)

@@ -44,7 +44,7 @@ func (w *writer) screenTerm(name string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return termhood.Screen(termhoodConcept(name, df, votes), stats.Docs()).IsTerm(), stats.Err()
+	return termhood.Screen(termhoodConcept(name, df, votes), stats.corpus()).IsTerm(), stats.Err()
 }
 
 // judgeTerms judges every concept of the store together (termhood.Judge;
@@ -61,6 +61,10 @@ func (s *Service) judgeTerms(ctx context.Context) error {
 	}
 	defer r.Close()
 	docs, err := r.Counter(cntPapers)
+	if err != nil {
+		return err
+	}
+	words, err := r.Counter(cntTermWords)
 	if err != nil {
 		return err
 	}
@@ -99,17 +103,19 @@ func (s *Service) judgeTerms(ctx context.Context) error {
 			return err
 		}
 	}
-	known := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		known[k] = true
+	verdicts := termhood.Judge(cs, termhood.Corpus{Papers: int(docs), Words: int(words)})
+	terms := make(map[string]bool, len(keys))
+	for i, k := range keys {
+		terms[k] = verdicts[i].IsTerm()
 	}
-	// "natural language processing task" names a concept twice
+	// "natural language processing task" names a term twice; "spoken
+	// dialogue system" does not, its front being none
 	twice := func(name string) bool {
 		front, ok := genreTail(name)
-		return ok && known[ConceptKey(front)]
+		return ok && terms[ConceptKey(front)]
 	}
 	var reject []string
-	for i, v := range termhood.Judge(cs, int(docs)) {
+	for i, v := range verdicts {
 		if v.IsTerm() && (s.terms == nil || !s.terms.Opened(cs[i].Name)) && !twice(cs[i].Name) || keys[i] == "" {
 			continue
 		}

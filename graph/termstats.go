@@ -6,6 +6,8 @@ package graph
 
 import (
 	"slices"
+
+	"github.com/researchkg/kg/graph/termhood"
 )
 
 // dfCounter names the document frequency of a candidate key.
@@ -74,6 +76,14 @@ type txStats struct {
 func newTxStats(w *writer) txStats { return txStats{newStoreStats(w.tx, &w.err), w} }
 
 func (s txStats) Docs() int { return s.StoreStats.Docs() + int(s.w.counts[cntPapers]) }
+
+// corpus is what termhood reads of the corpus, this transaction's papers
+// and words in it.
+func (s txStats) corpus() termhood.Corpus {
+	n, err := s.w.tx.Counter(cntTermWords)
+	s.keep(err)
+	return termhood.Corpus{Papers: s.Docs(), Words: int(n + s.w.counts[cntTermWords])}
+}
 
 // DocFreq answers from the values countTerms just wrote when it can.
 func (s txStats) DocFreq(key string) int {

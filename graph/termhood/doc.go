@@ -30,8 +30,11 @@
 //     language; ATR4S (Astrakhantsev 2018) compares it with the other
 //     domain-pertinence measures and finds it weak alone and useful
 //     combined. Taken, for one-word concepts: the share of papers that use
-//     a word, over the chance that a title-and-abstract's length of spoken
-//     English says it (SUBTLEX-US, 51 million words of subtitles; see
+//     a word, over the chance that a passage of spoken English as long as
+//     the corpus's mean text says it (a title and abstract on arXiv, 186
+//     words; a title alone in a bibliography, 8: a word in one title in a
+//     hundred is as specific there as in one abstract in five), from
+//     SUBTLEX-US, 51 million words of subtitles (see
 //     SOURCE.md). Spoken English is the reference: no licensed written
 //     corpus can be shipped, and speech is what separates everyday words
 //     ("failure": weirdness 7, "family": 0.2) from technical ones

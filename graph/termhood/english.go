@@ -79,22 +79,38 @@ func plurals(w string) []string {
 	return []string{w + "s"}
 }
 
-// passageWords is the length of a title and abstract: what a paper's
-// share of the corpus is compared against (Weirdness).
-const passageWords = 200
+// Corpus is what the judgement reads of the corpus as a whole: its papers
+// and the words of their titles and abstracts (Words 0: not counted, each
+// paper taken as defaultPassage words).
+type Corpus struct{ Papers, Words int }
+
+// defaultPassage is the length of a title and abstract, what a paper is
+// taken to be when the words are not counted.
+const defaultPassage = 200
+
+// passage is the mean length of a paper's text: a title and abstract on
+// arXiv (186 words), a title alone in a bibliography (8).
+func (c Corpus) passage() float64 {
+	if c.Words <= 0 || c.Papers <= 0 {
+		return defaultPassage
+	}
+	return max(float64(c.Words)/float64(c.Papers), 1)
+}
 
 // Weirdness is how much more often papers use a word than speech does
 // (Ahmad, Gillam and Tostevin 1999): the share of the corpus's papers
 // that use it, over the chance that a passage of spoken English as long
-// as a title and abstract says it. +Inf for a word speech hardly says.
-func Weirdness(word string, docFreq, docs int) float64 {
-	if docs <= 0 || docFreq <= 0 {
+// as the corpus's mean text says it. A corpus of titles alone is compared
+// with passages of a title's length: its papers say each word less often
+// because they say less. +Inf for a word speech hardly says.
+func Weirdness(word string, docFreq int, corpus Corpus) float64 {
+	if corpus.Papers <= 0 || docFreq <= 0 {
 		return 0
 	}
 	f := EnglishPerMillion(word) / 1e6
 	if f == 0 {
 		return math.Inf(1)
 	}
-	spoken := -math.Expm1(-passageWords * f)
-	return float64(docFreq) / float64(docs) / spoken
+	spoken := -math.Expm1(-corpus.passage() * f)
+	return float64(docFreq) / float64(corpus.Papers) / spoken
 }

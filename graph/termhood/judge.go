@@ -141,9 +141,9 @@ func keyness(votes int, own float64) float64 { return float64(votes) / math.Max(
 // votes its own few uses bring).
 func decided(c *Concept, bar float64) bool { return float64(c.DocFreq)*bar >= minVotes }
 
-// Judge judges the concepts of a vocabulary together (docs: the papers of
-// the corpus). The rules and where they come from: doc.go.
-func Judge(cs []Concept, docs int) []Verdict {
+// Judge judges the concepts of a vocabulary together. The rules and where
+// they come from: doc.go.
+func Judge(cs []Concept, corpus Corpus) []Verdict {
 	narrower := make([]int, len(cs)) // papers of the direct narrower concepts
 	for i := range cs {
 		if b := cs[i].Broader; b >= 0 && b < len(cs) && b != i {
@@ -155,7 +155,7 @@ func Judge(cs []Concept, docs int) []Verdict {
 	for i := range cs {
 		c := &cs[i]
 		own := math.Max(float64(c.DocFreq-narrower[i]), nestedFloor*float64(c.DocFreq))
-		out[i] = judge(c, own, fronts, docs)
+		out[i] = judge(c, own, fronts, corpus)
 	}
 	return out
 }
@@ -165,14 +165,14 @@ func Judge(cs []Concept, docs int) []Verdict {
 // keyness even if nine tenths of its uses were theirs is under the bars
 // of its shape), and only a concept of screenMinPapers papers or more.
 // Judge has the last word.
-func Screen(c Concept, docs int) Verdict {
+func Screen(c Concept, corpus Corpus) Verdict {
 	if c.DocFreq < screenMinPapers {
 		return Verdict{Reason: Term}
 	}
-	return judge(&c, nestedFloor*float64(c.DocFreq), nil, docs)
+	return judge(&c, nestedFloor*float64(c.DocFreq), nil, corpus)
 }
 
-func judge(c *Concept, own float64, fronts map[string]front, docs int) Verdict {
+func judge(c *Concept, own float64, fronts map[string]front, corpus Corpus) Verdict {
 	switch sh := shapeOf(c); sh {
 	case shapeAcronym, shapeName:
 		return Verdict{Reason: Term}
@@ -192,7 +192,7 @@ func judge(c *Concept, own float64, fronts map[string]front, docs int) Verdict {
 		}
 		return Verdict{Reason: Term, Keyness: k}
 	}
-	w := Weirdness(c.Name, c.DocFreq, docs)
+	w := Weirdness(c.Name, c.DocFreq, corpus)
 	v := Verdict{Weirdness: w, Keyness: keyness(c.Votes, own)}
 	technical := v.Keyness >= technicalKeyness || !decided(c, technicalKeyness)
 	topical := v.Keyness >= topicalKeyness || !decided(c, topicalKeyness)

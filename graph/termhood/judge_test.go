@@ -8,9 +8,10 @@ import (
 	"github.com/researchkg/kg/graph/termhood"
 )
 
-// arxivDocs is the number of papers of the arXiv file in ../shared; the
-// figures below are its store's counters (df/, kt/) before termhood.
-const arxivDocs = 47919
+// arxivDocs is the arXiv file in ../shared: its papers and the words of
+// their titles and abstracts (186 a paper); the figures below are its
+// store's counters (df/, kt/) before termhood.
+var arxivDocs = termhood.Corpus{Papers: 47919, Words: 8_932_000}
 
 func words(name string) []string {
 	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == ' ' || r == '-' })
@@ -161,13 +162,24 @@ func TestWeirdness(t *testing.T) {
 	if w := termhood.Weirdness("space", 0, arxivDocs); w != 0 {
 		t.Errorf("weirdness of an unused word %.1f, want 0", w)
 	}
+	// the ACL anthology's titles alone (18,041 papers, 8.3 words a title):
+	// "reasoning" in 31 titles is a topic of the field, as specific as in
+	// one abstract in 20; "news" in 45 is still a word of speech
+	acl := termhood.Corpus{Papers: 18041, Words: 150_000}
+	if w, a := termhood.Weirdness("reasoning", 31, acl), termhood.Weirdness("reasoning", 31, termhood.Corpus{Papers: 18041}); w < 20 || a >= w/10 {
+		t.Errorf("weirdness of reasoning in 31 of 18,041 titles %.1f (want ≥ 20), in as many abstracts %.1f (want a tenth or less)", w, a)
+	}
+	if w := termhood.Weirdness("news", 45, acl); w >= 20 {
+		t.Errorf("weirdness of news in 45 of 18,041 titles %.1f, want under 20", w)
+	}
 }
 
 // Judge takes whatever the store holds, however inconsistent: broader
 // indexes out of range or pointing at themselves, negative counts.
 func FuzzJudge(f *testing.F) {
-	f.Add("space", 4057, 3, -1, "latent space", 724, 87, 0, 47919)
-	f.Fuzz(func(t *testing.T, a string, dfA, vA, bA int, b string, dfB, vB, bB, docs int) {
+	f.Add("space", 4057, 3, -1, "latent space", 724, 87, 0, 47919, 8_932_000)
+	f.Fuzz(func(t *testing.T, a string, dfA, vA, bA int, b string, dfB, vB, bB, papers, nwords int) {
+		docs := termhood.Corpus{Papers: papers, Words: nwords}
 		cs := []termhood.Concept{
 			{Name: a, Words: words(a), DocFreq: dfA, Votes: vA, Broader: bA},
 			{Name: b, Words: words(b), DocFreq: dfB, Votes: vB, Broader: bB},

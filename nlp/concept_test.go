@@ -281,3 +281,66 @@ func TestHyphenTailStartsNoName(t *testing.T) {
 		}
 	}
 }
+
+// "bases" is the plural of base and of basis: a text that says "knowledge
+// bases" mentions the knowledge base, one that says "Fourier bases" the
+// Fourier basis, by a scan of stored texts too; names take "base".
+func TestBasesOfTwoNouns(t *testing.T) {
+	kb := graph.Concept{ID: graph.MakeID(graph.KindConcept, 1), Name: "knowledge base", Key: graph.ConceptKey("knowledge base")}
+	fb := graph.Concept{ID: graph.MakeID(graph.KindConcept, 2), Name: "Fourier basis", Key: graph.ConceptKey("Fourier basis")}
+	resolve := func(key string, _ bool) (graph.Concept, bool) {
+		switch key {
+		case kb.Key:
+			return kb, true
+		case fb.Key:
+			return fb, true
+		}
+		return graph.Concept{}, false
+	}
+	text := "Agents query external knowledge bases. The signal is expanded in Fourier bases of low order."
+	got := map[graph.NodeID]bool{}
+	for _, l := range ex.Analyze("", text).Ranked(nil).Link(resolve) {
+		got[l.Concept] = true
+	}
+	if !got[kb.ID] || !got[fb.ID] {
+		t.Errorf("linked %v, want both the knowledge base and the Fourier basis", got)
+	}
+	scanned := map[string]bool{}
+	ex.ScanMentions("", text, map[string]bool{kb.Key: true, fb.Key: true}, nil, func(key string, _ bool, _ int) { scanned[key] = true })
+	if !scanned[kb.Key] || !scanned[fb.Key] {
+		t.Errorf("a scan found %v, want %s and %s", scanned, kb.Key, fb.Key)
+	}
+	for _, c := range ex.Candidates("", text).Rank(nil, 10) {
+		if graph.ConceptKey(c.Name) == graph.ConceptKey("knowledge basis") {
+			t.Errorf("candidate %q: knowledge bases are knowledge bases", c.Name)
+		}
+	}
+}
+
+// The last part of a hyphenated word ends a name even when it is a
+// preposition ("virtual try-on", "plug-in"), but starts none.
+func TestHyphenatedTailEndsName(t *testing.T) {
+	vton := graph.Concept{ID: graph.MakeID(graph.KindConcept, 1), Name: "virtual try-on", Key: graph.ConceptKey("virtual try-on")}
+	on := graph.Concept{ID: graph.MakeID(graph.KindConcept, 2), Name: "on", Key: graph.ConceptKey("on")}
+	resolve := func(key string, _ bool) (graph.Concept, bool) {
+		switch key {
+		case vton.Key:
+			return vton, true
+		case on.Key:
+			return on, true
+		}
+		return graph.Concept{}, false
+	}
+	for _, text := range []string{
+		"It supports product image generation and virtual try-on simulation.",
+		"We study virtual try-on.",
+	} {
+		got := map[graph.NodeID]bool{}
+		for _, l := range ex.Analyze("", text).Ranked(nil).Link(resolve) {
+			got[l.Concept] = true
+		}
+		if !got[vton.ID] || got[on.ID] {
+			t.Errorf("%q: linked %v, want virtual try-on and not %q", text, got, on.Name)
+		}
+	}
+}

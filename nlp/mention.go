@@ -34,6 +34,7 @@ type mention struct {
 // part is one word of a text cut for mentions.
 type part struct {
 	key, skey string // ConceptKey of the word, and of its singular
+	akey      string // ConceptKey of its other singular (otherSingular), "" if none
 	acr       string // the word as an acronym, singular ("LLM" for "LLMs"); "" if it is none
 	tok       int32
 	stop      bool // a stop word: never starts or ends a span (but the front of a hyphenated word)
@@ -106,7 +107,7 @@ func (e *Extractor) eachSpan(toks []token, acr acronyms, visit func(key []byte, 
 // cutParts cuts a text's tokens into the words spans are made of.
 func cutParts(toks []token) []part {
 	parts := make([]part, 0, len(toks)+len(toks)/4)
-	type partKeys struct{ key, skey, acr string }
+	type partKeys struct{ key, skey, akey, acr string }
 	seen := map[string]partKeys{} // a text's words repeat
 	brk := true
 	for i, t := range toks {
@@ -145,15 +146,20 @@ func cutParts(toks []token) []part {
 					if s := singular(lp); s != lp {
 						pk.skey = graph.ConceptKey(s)
 					}
+					if o, ok := otherSingular[lp]; ok {
+						pk.akey = graph.ConceptKey(o)
+					}
 				}
 				seen[p] = pk
 			}
 			// the front of a hyphenated word is no stop word: "in-context
 			// learning", "on-device", "off-policy", "out-of-distribution"
-			// start with one, and are named like any other concept
-			stop := stopWords[lp] && !(j == 0 && hyphenated)
+			// start with one, and are named like any other concept; nor
+			// is its last part, which ends names ("virtual try-on",
+			// "plug-in") but starts none (spans)
+			stop := stopWords[lp] && !(j == 0 && hyphenated) && !(j > 0 && j == len(split)-1)
 			pt := part{tok: int32(i), stop: stop, endOK: endOK || j > 0, brk: brk, inner: j > 0,
-				key: pk.key, skey: pk.skey, acr: pk.acr,
+				key: pk.key, skey: pk.skey, akey: pk.akey, acr: pk.acr,
 				versioned: j+1 < len(split) && split[j+1] != "" && unicode.IsDigit(rune(split[j+1][0]))}
 			if pt.key == "" {
 				brk = true
@@ -175,7 +181,7 @@ func (e *Extractor) spans(parts []part, acr acronyms, visit func(key []byte, tok
 		// of distribution"); two ("on policy", "in distribution") are too
 		// often a preposition and its noun
 		minParts := 1
-		if parts[i].num {
+		if parts[i].num || parts[i].inner && stopWords[parts[i].key] {
 			continue
 		}
 		if parts[i].stop {
@@ -226,6 +232,10 @@ func (e *Extractor) spans(parts []part, acr acronyms, visit func(key []byte, tok
 				}
 				if j > i || !generic[string(k)] {
 					visit(k, p.tok, false)
+				}
+				if p.akey != "" && of < 0 {
+					// "Fourier bases" may name "Fourier basis"
+					visit(append(append(k[:0], buf...), p.akey...), p.tok, false)
 				}
 			}
 			buf = append(buf, p.key...)

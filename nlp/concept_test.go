@@ -344,3 +344,35 @@ func TestHyphenatedTailEndsName(t *testing.T) {
 		}
 	}
 }
+
+// A name written in mixed case ("UNet") names the concept its letters
+// spell, which papers also write "U-Net"; one in capitals ("FACE") does
+// not name the word.
+func TestMixedCaseNameIsItsWord(t *testing.T) {
+	unet := graph.Concept{ID: graph.MakeID(graph.KindConcept, 1), Name: "unet", Key: graph.ConceptKey("unet")}
+	face := graph.Concept{ID: graph.MakeID(graph.KindConcept, 2), Name: "face", Key: graph.ConceptKey("face")}
+	resolve := func(key string, acronym bool) (graph.Concept, bool) {
+		switch {
+		case !acronym && key == unet.Key:
+			return unet, true
+		case !acronym && key == face.Key:
+			return face, true
+		}
+		return graph.Concept{}, false
+	}
+	for text, want := range map[string]graph.NodeID{
+		"A UNet segments the scans.":           unet.ID,
+		"A U-Net segments the scans.":          unet.ID,
+		"Two UNets are trained jointly.":       unet.ID,
+		"We compare against FACE, a baseline.": 0,
+	} {
+		links := ex.Analyze("", text).Ranked(nil).Link(resolve)
+		var got graph.NodeID
+		if len(links) > 0 {
+			got = links[0].Concept
+		}
+		if got != want {
+			t.Errorf("%q: linked %v, want %v", text, links, want)
+		}
+	}
+}

@@ -142,6 +142,9 @@ func cutParts(toks []token) []part {
 					if pk.acr != p {
 						pk.skey = graph.ConceptKey(pk.acr)
 					}
+					if s := singular(lp); pk.acr == p && s != lp && strings.ContainsFunc(p, unicode.IsLower) {
+						pk.akey = graph.ConceptKey(s) // "UNets": UNet
+					}
 				case strings.HasSuffix(lp, "s") || irregular[lp] != "":
 					if s := singular(lp); s != lp {
 						pk.skey = graph.ConceptKey(s)
@@ -199,6 +202,16 @@ func (e *Extractor) spans(parts []part, acr acronyms, visit func(key []byte, tok
 				visit([]byte(graph.ConceptKey(e.canonical(long))), parts[i].tok, false)
 			} else {
 				visit([]byte(a), parts[i].tok, true)
+				if strings.ContainsFunc(a, unicode.IsLower) {
+					// a name in mixed case ("UNet", "ViT") also names
+					// the concept its letters spell ("U-Net", "unet"),
+					// though no plain word the concept named by an
+					// acronym is (Link)
+					visit([]byte(parts[i].skey), parts[i].tok, false)
+					if parts[i].akey != "" {
+						visit([]byte(parts[i].akey), parts[i].tok, false)
+					}
+				}
 			}
 		}
 		buf, head = buf[:0], head[:0]

@@ -1,6 +1,7 @@
 package nlp
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 
@@ -29,6 +30,9 @@ type mention struct {
 	first   int32 // token position
 	title   bool
 	acronym bool
+	// word: of an acronym in mixed case, the key of its letters as a
+	// word, the concept it names when it names none as an acronym
+	word string
 }
 
 // part is one word of a text cut for mentions.
@@ -74,6 +78,10 @@ var compoundFronts = map[string]bool{"in": true, "on": true, "off": true, "out":
 // pre-trained transformer" is not what a paper that uses GPT-4 is about).
 const versionMark = "\x00v"
 
+// wordMark joins an acronym in mixed case to the key of its letters as a
+// word ("UNet" and "unet"): mention.word.
+const wordMark = "\x00w"
+
 // verbalTags cannot end a concept's name. (Verbs can: the tagger reads
 // nouns as verbs after a verb, "reveals transformer architectures".)
 var verbalTags = wordSet(`MD RB RBR RBS WRB`)
@@ -87,7 +95,8 @@ func (e *Extractor) findMentions(toks []token, nTitle int, acr acronyms) []menti
 			i = len(out)
 			k := string(key)
 			idx[k] = i
-			out = append(out, mention{key: k, first: tok, acronym: acronym})
+			a, w, _ := strings.Cut(k, wordMark)
+			out = append(out, mention{key: a, word: w, first: tok, acronym: acronym})
 		}
 		m := &out[i]
 		m.count++
@@ -201,16 +210,18 @@ func (e *Extractor) spans(parts []part, acr acronyms, visit func(key []byte, tok
 			} else if long, ok := acr.long[a]; ok {
 				visit([]byte(graph.ConceptKey(e.canonical(long))), parts[i].tok, false)
 			} else {
-				visit([]byte(a), parts[i].tok, true)
 				if strings.ContainsFunc(a, unicode.IsLower) {
-					// a name in mixed case ("UNet", "ViT") also names
-					// the concept its letters spell ("U-Net", "unet"),
-					// though no plain word the concept named by an
-					// acronym is (Link)
-					visit([]byte(parts[i].skey), parts[i].tok, false)
+					// a name in mixed case ("UNet") names the concept
+					// its letters spell ("U-Net") where it names none
+					// as an acronym (Link; "LiDAR" is the acronym of
+					// light detection and ranging)
+					w := parts[i].skey
 					if parts[i].akey != "" {
-						visit([]byte(parts[i].akey), parts[i].tok, false)
+						w = parts[i].akey
 					}
+					visit([]byte(a+wordMark+w), parts[i].tok, true)
+				} else {
+					visit([]byte(a), parts[i].tok, true)
 				}
 			}
 		}
@@ -279,6 +290,10 @@ func (r *Ranking) Link(resolve func(key string, acronym bool) (graph.Concept, bo
 	for _, m := range r.a.mentions {
 		key, versioned := strings.CutSuffix(m.key, versionMark)
 		c, ok := resolve(key, m.acronym)
+		if !ok && m.word != "" {
+			c, ok = resolve(m.word, false)
+			ok = ok && !(isAcronym(c.Name) && !strings.ContainsAny(c.Name, " -"))
+		}
 		if !ok || versioned && !(isAcronym(c.Name) && singularAcronym(c.Name) == key) {
 			continue
 		}
@@ -338,6 +353,13 @@ func (e *Extractor) scanParts(parts []part, acr acronyms, keys, acronyms map[str
 		set := keys
 		if acronym {
 			set = acronyms
+			if a, w, ok := bytes.Cut(key, []byte(wordMark)); ok {
+				// as Link: the acronym, else its word
+				key = a
+				if !acronyms[string(a)] {
+					key, acronym, set = w, false, keys
+				}
+			}
 		}
 		if !set[string(key)] {
 			return

@@ -54,10 +54,11 @@
 // judges every concept (terms.go, judgeTerms, at the end of every settle
 // and of a recompute): keyness (the share of the papers that use it on
 // their own, C-value's independent uses, that vote for it), weirdness
-// against spoken English for one word, and the fronts of longer terms; a
-// name that opens with an evaluative word ("state-of-the-art model") or
-// names a concept and a genre word ("natural language processing task")
-// is none either. A concept judged no term is unlinked and dropped as a
+// against spoken English for one word (passages as long as the corpus's
+// texts: the store counts their words, so titles alone are judged as
+// titles), and the fronts of longer terms; a name that opens with an
+// evaluative word ("state-of-the-art model") or names a term and a genre
+// word ("natural language processing task") is none either. A concept judged no term is unlinked and dropped as a
 // modifier is (rejectPending), and no vote makes it again until
 // RecomputeConcepts judges the whole corpus afresh; before a concept is
 // made, termhood.Screen refuses what no later evidence could save. Words

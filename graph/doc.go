@@ -350,9 +350,22 @@
 // information" and "antenna system" emerge over the whole file; with it
 // the list reads as what rose: rubric, world model, agentic reinforcement
 // learning, diffusion language model, VGGT, latent reasoning, flow
-// matching, tool use, deep research, sycophancy. Two concepts whose
-// papers rose together still both emerge, a generic phrase beside the
-// idea it describes ("memory system" beside "agent memory").
+// matching, tool use, deep research, sycophancy.
+//
+// And topics, not vocabulary: a phrase of general words whose use rose
+// with a topic ("visual evidence" with thinking-with-images papers,
+// "memory system" beside "agent memory", "task completion") is a term but
+// seldom what its papers are about. Emerging shows only concepts whose
+// keyness over all their papers is twice the bar their shape needs to be
+// a term (termhood.Topical; names and acronyms always): "world model"
+// 0.45, "flow matching" 0.46, "visual evidence" 0.18. Judged by hand
+// (judged_test.go), ideas among the 25 emerging went from 0.76 to 0.92 on
+// the whole arXiv file; the price is topics papers name in passing ("tool
+// use" 0.13, "research agent" 0.11 are dropped) and shorter lists in a
+// subject (cs.CL: 14, 12 of them ideas). Tried and dropped: weighing a
+// burst by its papers' key-term weights (no gain), and the share of burst
+// papers that name the concept in their title (words 0.02–0.14, ideas
+// 0.05–0.83: no bar between them).
 //
 // # Related work
 //

@@ -233,6 +233,12 @@ func (v *View) Emerging(s *Selection, first int) ([]Emerged, error) {
 		f.burst.Weight = Round3(f.burst.Weight)
 		res = append(res, Emerged{Node: n, Burst: f.burst, Since: monthOfIndex(lo + f.burst.Start).MonthString()})
 	}
+	// a rise of a term its papers are seldom about ("visual evidence",
+	// "memory system") is a rise of vocabulary, not a new topic
+	res, err = v.topics(res)
+	if err != nil {
+		return nil, err
+	}
 	res = dropFragments(res)
 	// of two concepts with the same burst (a concept and its broader one,
 	// used by the same papers), the narrower says more

@@ -131,3 +131,34 @@ func (s *Service) judgeTerms(ctx context.Context) error {
 		return err
 	})
 }
+
+// topics keeps the concepts that are topics (termhood.Topical) by the
+// counters of the view's snapshot: what emerging may show.
+func (v *View) topics(res []Emerged) ([]Emerged, error) {
+	docs, err := v.r.Counter(cntPapers)
+	if err != nil {
+		return nil, err
+	}
+	words, err := v.r.Counter(cntTermWords)
+	if err != nil {
+		return nil, err
+	}
+	corpus := termhood.Corpus{Papers: int(docs), Words: int(words)}
+	out := res[:0]
+	for _, e := range res {
+		key := ConceptKey(e.Node.Label)
+		v1, err := v.r.Counter(dfCounter(key))
+		if err != nil {
+			return nil, err
+		}
+		df, _, _ := decodeDF(v1)
+		votes, err := v.r.Counter(voteCounter(key))
+		if err != nil {
+			return nil, err
+		}
+		if termhood.Topical(termhoodConcept(e.Node.Label, df, votes), corpus) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}

@@ -231,3 +231,33 @@ func frontIndex(cs []Concept) map[string]front {
 	}
 	return out
 }
+
+// topicFactor: a term is shown as a topic of its own (Topical) when its
+// papers are about it twice as often as a term of its shape must be.
+const topicFactor = 2.0
+
+// Topical reports whether a term is one its papers are about often enough
+// to stand as a topic of its own in a ranking that counts rising use
+// (emerging): its keyness over all its papers (DocFreq: its narrower
+// concepts are not known there) at least topicFactor times the bar its
+// shape needs to be a term. Names and acronyms are topics. A phrase of
+// general words whose use rises ("visual evidence" 0.18, "memory system"
+// 0.18, "task completion" 0.15) is a term but no topic; "world model"
+// (0.45) and "flow matching" (0.46) are topics.
+func Topical(c Concept, corpus Corpus) bool {
+	var bar float64
+	switch sh := shapeOf(&c); sh {
+	case shapeAcronym, shapeName:
+		return true
+	case shapePhrase:
+		bar = phraseKeyness
+	case shapeCompound:
+		bar = compoundKeyness
+	default:
+		bar = topicalKeyness
+		if Weirdness(c.Name, c.DocFreq, corpus) >= technicalWeirdness {
+			bar = technicalKeyness
+		}
+	}
+	return keyness(c.Votes, float64(c.DocFreq)) >= topicFactor*bar
+}

@@ -195,6 +195,33 @@ func FuzzJudge(f *testing.F) {
 			}
 		}
 		termhood.Screen(cs[0], docs)
+		termhood.Topical(cs[1], docs)
 		termhood.KindOf(words(a), b)
 	})
+}
+
+// A term is a topic when its papers are about it twice as often as its
+// shape needs: the counters of the arXiv store (df, votes).
+func TestTopical(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		df, votes int
+		want      bool
+	}{
+		{"world model", 344, 156, true},
+		{"flow matching", 170, 78, true},
+		{"visual evidence", 127, 23, false},
+		{"memory system", 77, 14, false},
+		{"task completion", 81, 12, false},
+		{"rubric", 201, 17, true},  // a word speech hardly says: its bar is low
+		{"solver", 385, 12, false}, // rarely what its papers are about
+		{"VGGT", 40, 1, true},      // a name
+		{"LLaDA", 60, 4, true},     // a name
+		{"fine-tuning", 5000, 120, true},
+	} {
+		c := termhood.Concept{Name: tc.name, Words: words(tc.name), Acronym: tc.name == "VGGT", DocFreq: tc.df, Votes: tc.votes, Broader: -1}
+		if got := termhood.Topical(c, arxivDocs); got != tc.want {
+			t.Errorf("Topical(%s, df %d, votes %d) = %v, want %v", tc.name, tc.df, tc.votes, got, tc.want)
+		}
+	}
 }

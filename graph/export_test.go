@@ -158,3 +158,11 @@ func SetRelWordPostings(on bool) (restore func()) {
 	relWordPostings = on
 	return func() { relWordPostings = old }
 }
+
+// SetClearWrites bounds the writes of a transaction that clears the
+// concept layer; the returned function restores the bound.
+func SetClearWrites(n int) (restore func()) {
+	old := clearWrites
+	clearWrites = n
+	return func() { clearWrites = old }
+}

@@ -192,7 +192,7 @@ func (s *Service) makeConcepts(ctx context.Context, tally voteTally) (int, error
 
 // clearConcepts removes every concept with its mentions, co-occurrence
 // pairs, hierarchy links, lookups and index entries, in transactions of
-// clearChunk concepts.
+// at most clearWrites writes.
 func (s *Service) clearConcepts(ctx context.Context, progress func(RecomputeProgress)) error {
 	const clearChunk = 64
 	total, err := s.countConcepts(ctx)
@@ -217,65 +217,108 @@ func (s *Service) clearConcepts(ctx context.Context, progress func(RecomputeProg
 		if len(ids) == 0 {
 			return nil
 		}
+		cleared := 0
 		if _, err := s.write(ctx, "recompute", nil, func(w *writer) error {
+			// one transaction clears concepts while its writes stay under
+			// the budget; a concept larger than that ("large language
+			// model", 16,667 papers: 50,000 keys) is emptied over several
+			// and dropped by the last
+			budget := clearWrites
 			for _, c := range ids {
-				if err := w.clearConcept(c); err != nil {
+				n, empty, err := w.emptyConcept(c, budget)
+				if err != nil {
 					return fmt.Errorf("clear %s: %w", c, err)
+				}
+				if budget -= n; !empty {
+					return nil
+				}
+				if err := w.dropConcept(c); err != nil {
+					return fmt.Errorf("clear %s: %w", c, err)
+				}
+				cleared++
+				if budget--; budget <= 0 {
+					return nil
 				}
 			}
 			return nil
 		}); err != nil {
 			return err
 		}
-		done += len(ids)
+		done += cleared
 		if progress != nil {
 			progress(RecomputeProgress{Pass: 0, Papers: total, Done: done})
 		}
 	}
 }
 
-// clearConcept removes one concept and everything that points at it.
-func (w *writer) clearConcept(c NodeID) error {
+// clearWrites bounds the writes of one transaction of clearConcepts, well
+// under Badger's limit (a variable for tests).
+var clearWrites = batchWrites
+
+// emptyConcept removes up to budget of what points at a concept (its
+// mentions both ways, its paper list, its co-occurrence pairs), counting
+// each removal as a write, and reports the writes and whether nothing is
+// left. dropConcept then removes the node, its index entries and its
+// hierarchy links (re-linking narrower concepts, which are cleared in turn).
+func (w *writer) emptyConcept(c NodeID, budget int) (writes int, empty bool, err error) {
 	tx := w.tx
 	var papers []NodeID
-	if err := tx.Edges(c, Mentions, In, func(p NodeID, _ float64) bool { papers = append(papers, p); return true }); err != nil {
-		return err
+	if err := tx.Edges(c, Mentions, In, func(p NodeID, _ float64) bool {
+		papers = append(papers, p)
+		return 3*len(papers) < budget
+	}); err != nil {
+		return 0, false, err
 	}
 	for _, p := range papers {
 		if existed, err := tx.DeleteEdge(p, Mentions, c); err != nil {
-			return err
+			return writes, false, err
 		} else if existed {
 			w.count(cntEdges, -1)
+			if _, err := tx.AddCounter(degreeCounter(c, Mentions), -1); err != nil {
+				return writes, false, err
+			}
 		}
+		writes += 3 // the edge both ways, the degree
 	}
 	var entries [][]byte
-	if err := tx.List(c, Mentions, nil, func(k []byte) bool { entries = append(entries, slices.Clone(k)); return true }); err != nil {
-		return err
+	if err := tx.List(c, Mentions, nil, func(k []byte) bool {
+		entries = append(entries, slices.Clone(k))
+		return writes+len(entries) < budget
+	}); err != nil {
+		return writes, false, err
 	}
 	for _, k := range entries {
 		if err := tx.DeleteListEntry(c, Mentions, k); err != nil {
-			return err
+			return writes, false, err
 		}
-	}
-	if n, err := tx.Counter(degreeCounter(c, Mentions)); err != nil {
-		return err
-	} else if n != 0 {
-		if _, err := tx.AddCounter(degreeCounter(c, Mentions), -n); err != nil {
-			return err
-		}
+		writes++
 	}
 	pairs := map[NodeID]int64{}
-	if err := tx.Pairs(CoOccurs, c, func(b NodeID, n int64) bool { pairs[b] = n; return true }); err != nil {
-		return err
+	if writes < budget {
+		if err := tx.Pairs(CoOccurs, c, func(b NodeID, n int64) bool {
+			pairs[b] = n
+			return writes+2*len(pairs) < budget
+		}); err != nil {
+			return writes, false, err
+		}
 	}
 	for _, b := range slices.Sorted(maps.Keys(pairs)) {
 		if err := w.pair(CoOccurs, c, b, -pairs[b]); err != nil {
-			return err
+			return writes, false, err
+		}
+		writes += 2
+	}
+	if writes >= budget {
+		return writes, false, nil // more may be left: the next transaction
+	}
+	if n, err := tx.Counter(degreeCounter(c, Mentions)); err != nil {
+		return writes, false, err
+	} else if n != 0 {
+		if _, err := tx.AddCounter(degreeCounter(c, Mentions), -n); err != nil {
+			return writes, false, err
 		}
 	}
-	// dropConcept removes the node, its index entries and its hierarchy
-	// links (re-linking narrower concepts, which are cleared in turn)
-	return w.dropConcept(c)
+	return writes, true, nil
 }
 
 func (s *Service) countConcepts(ctx context.Context) (int, error) { return s.counter(ctx, cntConcepts) }

@@ -93,6 +93,18 @@ func TestRecomputeConcepts(t *testing.T) {
 	if d := mustDigest(t, svc); d != before {
 		t.Error("second recompute changed the graph")
 	}
+	// a concept too large for one transaction (on the arXiv file "large
+	// language model" alone is 50,000 keys) is cleared over several: the
+	// same graph whatever the bound
+	restore := graph.SetClearWrites(7)
+	if _, err := svc.RecomputeConcepts(context.Background(), 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	restore()
+	if d := mustDigest(t, svc); d != before {
+		t.Error("a recompute clearing in small transactions changed the graph")
+	}
+	conceptsConsistent(t, svc, db)
 	after := checksum(t, db)
 	// and ingesting the same pages again changes nothing either
 	ingestFiles(t, svc, seedFiles(t)...)

@@ -60,11 +60,7 @@ func (s *Service) judgeTerms(ctx context.Context) error {
 		return err
 	}
 	defer r.Close()
-	docs, err := r.Counter(cntPapers)
-	if err != nil {
-		return err
-	}
-	words, err := r.Counter(cntTermWords)
+	corpus, err := readCorpus(r)
 	if err != nil {
 		return err
 	}
@@ -84,16 +80,9 @@ func (s *Service) judgeTerms(ctx context.Context) error {
 			return err
 		}
 		keys[i] = ConceptKey(n.Label)
-		v, err := r.Counter(dfCounter(keys[i]))
-		if err != nil {
+		if cs[i], err = readTermhoodConcept(r, n.Label); err != nil {
 			return err
 		}
-		df, _, _ := decodeDF(v)
-		votes, err := r.Counter(voteCounter(keys[i]))
-		if err != nil {
-			return err
-		}
-		cs[i] = termhoodConcept(n.Label, df, votes)
 		if err := r.Edges(id, Broader, Out, func(p NodeID, _ float64) bool {
 			if j, ok := index[p]; ok {
 				cs[i].Broader = j
@@ -103,7 +92,7 @@ func (s *Service) judgeTerms(ctx context.Context) error {
 			return err
 		}
 	}
-	verdicts := termhood.Judge(cs, termhood.Corpus{Papers: int(docs), Words: int(words)})
+	verdicts := termhood.Judge(cs, corpus)
 	terms := make(map[string]bool, len(keys))
 	for i, k := range keys {
 		terms[k] = verdicts[i].IsTerm()
@@ -135,30 +124,42 @@ func (s *Service) judgeTerms(ctx context.Context) error {
 // topics keeps the concepts that are topics (termhood.Topical) by the
 // counters of the view's snapshot: what emerging may show.
 func (v *View) topics(res []Emerged) ([]Emerged, error) {
-	docs, err := v.r.Counter(cntPapers)
+	corpus, err := readCorpus(v.r)
 	if err != nil {
 		return nil, err
 	}
-	words, err := v.r.Counter(cntTermWords)
-	if err != nil {
-		return nil, err
-	}
-	corpus := termhood.Corpus{Papers: int(docs), Words: int(words)}
 	out := res[:0]
 	for _, e := range res {
-		key := ConceptKey(e.Node.Label)
-		v1, err := v.r.Counter(dfCounter(key))
+		c, err := readTermhoodConcept(v.r, e.Node.Label)
 		if err != nil {
 			return nil, err
 		}
-		df, _, _ := decodeDF(v1)
-		votes, err := v.r.Counter(voteCounter(key))
-		if err != nil {
-			return nil, err
-		}
-		if termhood.Topical(termhoodConcept(e.Node.Label, df, votes), corpus) {
+		if termhood.Topical(c, corpus) {
 			out = append(out, e)
 		}
 	}
 	return out, nil
+}
+
+// readCorpus reads what termhood knows of the corpus: its papers and the
+// words of their texts.
+func readCorpus(r Reader) (termhood.Corpus, error) {
+	docs, err := r.Counter(cntPapers)
+	if err != nil {
+		return termhood.Corpus{}, err
+	}
+	words, err := r.Counter(cntTermWords)
+	return termhood.Corpus{Papers: int(docs), Words: int(words)}, err
+}
+
+// readTermhoodConcept reads a concept's document frequency and votes.
+func readTermhoodConcept(r Reader, name string) (termhood.Concept, error) {
+	key := ConceptKey(name)
+	v, err := r.Counter(dfCounter(key))
+	if err != nil {
+		return termhood.Concept{}, err
+	}
+	df, _, _ := decodeDF(v)
+	votes, err := r.Counter(voteCounter(key))
+	return termhoodConcept(name, df, votes), err
 }

@@ -282,21 +282,27 @@ func TestHyphenTailStartsNoName(t *testing.T) {
 	}
 }
 
+// wordConcepts makes test concepts of names, ids 1, 2, … in order, and a
+// resolver that finds them by their word keys (no acronyms).
+func wordConcepts(names ...string) ([]graph.Concept, func(string, bool) (graph.Concept, bool)) {
+	cs := make([]graph.Concept, len(names))
+	byKey := map[string]graph.Concept{}
+	for i, n := range names {
+		cs[i] = graph.Concept{ID: graph.MakeID(graph.KindConcept, uint64(i+1)), Name: n, Key: graph.ConceptKey(n)}
+		byKey[cs[i].Key] = cs[i]
+	}
+	return cs, func(key string, acronym bool) (graph.Concept, bool) {
+		c, ok := byKey[key]
+		return c, ok && !acronym
+	}
+}
+
 // "bases" is the plural of base and of basis: a text that says "knowledge
 // bases" mentions the knowledge base, one that says "Fourier bases" the
 // Fourier basis, by a scan of stored texts too; names take "base".
 func TestBasesOfTwoNouns(t *testing.T) {
-	kb := graph.Concept{ID: graph.MakeID(graph.KindConcept, 1), Name: "knowledge base", Key: graph.ConceptKey("knowledge base")}
-	fb := graph.Concept{ID: graph.MakeID(graph.KindConcept, 2), Name: "Fourier basis", Key: graph.ConceptKey("Fourier basis")}
-	resolve := func(key string, _ bool) (graph.Concept, bool) {
-		switch key {
-		case kb.Key:
-			return kb, true
-		case fb.Key:
-			return fb, true
-		}
-		return graph.Concept{}, false
-	}
+	cs, resolve := wordConcepts("knowledge base", "Fourier basis")
+	kb, fb := cs[0], cs[1]
 	text := "Agents query external knowledge bases. The signal is expanded in Fourier bases of low order."
 	got := map[graph.NodeID]bool{}
 	for _, l := range ex.Analyze("", text).Ranked(nil).Link(resolve) {
@@ -320,17 +326,8 @@ func TestBasesOfTwoNouns(t *testing.T) {
 // The last part of a hyphenated word ends a name even when it is a
 // preposition ("virtual try-on", "plug-in"), but starts none.
 func TestHyphenatedTailEndsName(t *testing.T) {
-	vton := graph.Concept{ID: graph.MakeID(graph.KindConcept, 1), Name: "virtual try-on", Key: graph.ConceptKey("virtual try-on")}
-	on := graph.Concept{ID: graph.MakeID(graph.KindConcept, 2), Name: "on", Key: graph.ConceptKey("on")}
-	resolve := func(key string, _ bool) (graph.Concept, bool) {
-		switch key {
-		case vton.Key:
-			return vton, true
-		case on.Key:
-			return on, true
-		}
-		return graph.Concept{}, false
-	}
+	cs, resolve := wordConcepts("virtual try-on", "on")
+	vton, on := cs[0], cs[1]
 	for _, text := range []string{
 		"It supports product image generation and virtual try-on simulation.",
 		"We study virtual try-on.",

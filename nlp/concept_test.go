@@ -29,6 +29,11 @@ func TestCandidateRules(t *testing.T) {
 			[]string{"reinforcement", "multi-reward reinforcement"}},
 		{"", "We use reinforcement learning to improve data mining, image processing and instruction tuning.",
 			[]string{"reinforcement learning", "data mining", "image processing", "instruction tuning"}, nil},
+		// "calling" after a noun is a call, the name of a task of agents
+		// ("tool calling", "function calling"); before its object a verb
+		{"", "We study multi-turn tool calling and function calling. Agents keep calling the tools.",
+			[]string{"multi-turn tool calling", "tool calling", "function calling"},
+			[]string{"multi-turn tool", "agent calling", "calling the tool"}},
 		// a verb with its object is no head
 		{"", "The agent keeps learning the policy while mining these logs.",
 			nil, []string{"agent learning", "learning the policy"}},

@@ -42,7 +42,7 @@ func New() *Extractor {
 // scoring. Change it with any change that alters which keys a text yields, so
 // stores counted with the old behaviour are recomputed (kg recompute), not
 // mixed.
-const Version = "kg-terms-8"
+const Version = "kg-terms-9"
 
 // Version implements graph.TermExtractor.
 func (e *Extractor) Version() string { return Version }

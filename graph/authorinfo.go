@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // AuthorInfo is what a source says about one author of one paper beyond
@@ -29,7 +31,7 @@ func (i AuthorInfo) encode() []byte {
 // and checked, the rest as plain text.
 func (i AuthorInfo) clean() AuthorInfo {
 	i.ORCID = ORCIDKey(i.ORCID)
-	i.Affiliation = truncate(CleanText(LatexToText(i.Affiliation)), 300)
+	i.Affiliation = truncate(ident.CleanText(ident.LatexToText(i.Affiliation)), 300)
 	i.Email = truncate(strings.TrimSpace(strings.ToLower(i.Email)), 200)
 	return i
 }
@@ -101,7 +103,7 @@ func affilWords(aff, email string) []string {
 		out = evidenceWords(aff, nil)
 	}
 	if i := strings.LastIndex(email, "@"); i >= 0 && i < len(email)-1 {
-		out = append(out, "@"+FoldKey(email[i+1:]))
+		out = append(out, "@"+ident.FoldKey(email[i+1:]))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // Author names: which person a name on a paper is. A full name is its
@@ -37,7 +39,7 @@ func (w *writer) resolveAuthors(paper NodeID, names []string) ([]NodeID, error) 
 			return nil, err
 		}
 		for _, s := range append([]string{n.Label}, n.Aliases...) {
-			spelled[NameKey(s)] = a
+			spelled[ident.NameKey(s)] = a
 		}
 	}
 	ids := make([]NodeID, len(names))
@@ -47,7 +49,7 @@ func (w *writer) resolveAuthors(paper NodeID, names []string) ([]NodeID, error) 
 			abbreviated = append(abbreviated, i)
 			continue
 		}
-		if a, ok := spelled[NameKey(name)]; ok {
+		if a, ok := spelled[ident.NameKey(name)]; ok {
 			ids[i] = a
 			continue
 		}
@@ -77,7 +79,7 @@ func (w *writer) resolveAuthors(paper NodeID, names []string) ([]NodeID, error) 
 		}
 	}
 	for _, i := range abbreviated {
-		if a, ok := spelled[NameKey(names[i])]; ok {
+		if a, ok := spelled[ident.NameKey(names[i])]; ok {
 			ids[i] = a
 			continue
 		}
@@ -102,7 +104,7 @@ func (w *writer) resolveAuthors(paper NodeID, names []string) ([]NodeID, error) 
 			if err != nil {
 				return nil, err
 			}
-			if err := w.markBlock(NameKey(n.Label)); err != nil {
+			if err := w.markBlock(ident.NameKey(n.Label)); err != nil {
 				return nil, err
 			}
 			continue
@@ -121,7 +123,7 @@ func (w *writer) resolveAuthors(paper NodeID, names []string) ([]NodeID, error) 
 // clustered again at the end of the ingest (SettlePeople), which moves the
 // paper to the person it belongs with.
 func (w *writer) author(name string) (NodeID, error) {
-	key := NameKey(name)
+	key := ident.NameKey(name)
 	a, isNew, err := w.named(KindAuthor, IdxAuthorName, key, name, cntAuthors)
 	if err != nil {
 		return 0, err
@@ -136,7 +138,7 @@ func (w *writer) author(name string) (NodeID, error) {
 		if err := w.tx.PutTerm(IdxPeople, key, a); err != nil {
 			return 0, err
 		}
-		return a, w.index(a, IdxAuthorFold, FoldKey(name))
+		return a, w.index(a, IdxAuthorFold, ident.FoldKey(name))
 	}
 	if err := w.markBlock(key); err != nil {
 		return 0, err
@@ -162,10 +164,10 @@ func (w *writer) addAuthorAlias(a NodeID, name string) error {
 	if isAbbreviated(name) {
 		return nil
 	}
-	if err := w.index(a, IdxAuthorName, NameKey(name)); err != nil {
+	if err := w.index(a, IdxAuthorName, ident.NameKey(name)); err != nil {
 		return err
 	}
-	return w.index(a, IdxAuthorFold, FoldKey(name))
+	return w.index(a, IdxAuthorFold, ident.FoldKey(name))
 }
 
 // splitName returns the given names and the last name ("Hinrich Schütze"
@@ -208,7 +210,7 @@ func isAbbreviated(name string) bool {
 func initialsFit(abbrev, full string) bool {
 	ag, al := splitName(abbrev)
 	fg, fl := splitName(full)
-	if FoldKey(al) != FoldKey(fl) || len(fg) == 0 {
+	if ident.FoldKey(al) != ident.FoldKey(fl) || len(fg) == 0 {
 		return false
 	}
 	var want, have []rune
@@ -221,7 +223,7 @@ func initialsFit(abbrev, full string) bool {
 	}
 	for _, g := range fg {
 		for _, part := range strings.Split(g, "-") {
-			for _, r := range FoldKey(part) {
+			for _, r := range ident.FoldKey(part) {
 				have = append(have, r)
 				break
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // mentionOracle says whether a text mentions a concept, by surface form and
@@ -16,7 +17,7 @@ import (
 // one in the plural or not, any case, -ize words in -ise too; or the
 // acronym as a word (in the plural too), case kept.
 func mentionOracle(long string, acronyms ...string) func(string) bool {
-	if graph.IsAcronym(long) && !strings.ContainsAny(long, " -") {
+	if ident.IsAcronym(long) && !strings.ContainsAny(long, " -") {
 		// a name that is an acronym ("FACE", "CLIP") is said as written,
 		// not as the common word
 		return mentionOracle("\x00", append(acronyms, long)...)
@@ -77,7 +78,7 @@ func paperTexts(t testing.TB, db interface {
 		}
 		// a title ends a sentence: "… Using Large Language Model" and
 		// "Knowledge about …" make no "large language model knowledge"
-		out[id] = graph.LatexToText(n.Label + ".\n" + strings.Join(abs, "\n"))
+		out[id] = ident.LatexToText(n.Label + ".\n" + strings.Join(abs, "\n"))
 		return true
 	})
 	if err != nil {
@@ -346,7 +347,7 @@ func conceptLayer(t *testing.T, db interface {
 			t.Fatal(err)
 		}
 		if id.Kind() == graph.KindPaper {
-			return graph.TitleKey(n.Label)
+			return ident.TitleKey(n.Label)
 		}
 		return n.Label
 	}

@@ -6,6 +6,8 @@ package graph
 import (
 	"slices"
 	"strings"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // conceptOf reads a concept's name and key, through the store's
@@ -18,7 +20,7 @@ func (w *writer) conceptOf(id NodeID) (Concept, error) {
 	if err != nil {
 		return Concept{}, err
 	}
-	c := Concept{ID: id, Name: n.Label, Key: ConceptKey(n.Label)}
+	c := Concept{ID: id, Name: n.Label, Key: ident.ConceptKey(n.Label)}
 	w.vocab.remember(c)
 	return c, nil
 }
@@ -83,7 +85,7 @@ func (w *writer) addAliasName(id NodeID, alias string) error {
 }
 
 // isOneAcronym reports whether s is a single acronym ("RL", "VL-PRM").
-func isOneAcronym(s string) bool { return !strings.Contains(s, " ") && IsAcronym(s) }
+func isOneAcronym(s string) bool { return !strings.Contains(s, " ") && ident.IsAcronym(s) }
 
 // functionWords are the words two long forms of one acronym may differ
 // in and still name one idea (functionWordVariant).
@@ -99,15 +101,15 @@ var functionWords = map[string]bool{"a": true, "an": true, "the": true, "of": tr
 func functionWordVariant(a, b string) bool {
 	content := func(s string) []string {
 		var out []string
-		for _, w := range strings.FieldsFunc(FoldKey(s), func(r rune) bool { return r == ' ' || r == '-' }) {
+		for _, w := range strings.FieldsFunc(ident.FoldKey(s), func(r rune) bool { return r == ' ' || r == '-' }) {
 			if !functionWords[w] {
-				out = append(out, ConceptKey(w))
+				out = append(out, ident.ConceptKey(w))
 			}
 		}
 		return out
 	}
 	ca, cb := content(a), content(b)
-	return ConceptKey(a) != ConceptKey(b) && len(ca) >= 2 && slices.Equal(ca, cb)
+	return ident.ConceptKey(a) != ident.ConceptKey(b) && len(ca) >= 2 && slices.Equal(ca, cb)
 }
 
 // concept finds the concept a term names or creates it, adding the term's
@@ -116,13 +118,13 @@ func functionWordVariant(a, b string) bool {
 func (w *writer) concept(t Term) (id NodeID, created bool, err error) {
 	tx := w.tx
 	name := t.Name
-	key := ConceptKey(name)
+	key := ident.ConceptKey(name)
 	if key == "" {
 		return 0, false, nil
 	}
 	acr := isOneAcronym(name)
 	if acr {
-		name = SingularAcronym(name)
+		name = ident.SingularAcronym(name)
 		id, err = tx.Lookup(IdxAcronym, name)
 	} else {
 		id, err = tx.Lookup(IdxConcept, key)
@@ -246,7 +248,7 @@ func (w *writer) renameConcept(n *Node, name string) error {
 		return err
 	}
 	w.vocab.forget(n.ID)
-	if err := w.indexConcept(n.ID, ConceptKey(name)); err != nil {
+	if err := w.indexConcept(n.ID, ident.ConceptKey(name)); err != nil {
 		return err
 	}
 	if err := w.searchTerms(n.ID, name); err != nil {
@@ -263,9 +265,9 @@ func (w *writer) addAliases(id NodeID, aliases []string) error {
 	changed := false
 	for _, a := range aliases {
 		acr := isOneAcronym(a)
-		ns, ak := IdxConcept, ConceptKey(a)
+		ns, ak := IdxConcept, ident.ConceptKey(a)
 		if acr {
-			a = SingularAcronym(a)
+			a = ident.SingularAcronym(a)
 			ns, ak = IdxAcronym, a
 		}
 		if ak == "" {
@@ -286,7 +288,7 @@ func (w *writer) addAliases(id NodeID, aliases []string) error {
 			}
 			n = &nn
 		}
-		if slices.Contains(n.Aliases, a) || n.Label == a || (!acr && ConceptKey(n.Label) == ak) {
+		if slices.Contains(n.Aliases, a) || n.Label == a || (!acr && ident.ConceptKey(n.Label) == ak) {
 			continue
 		}
 		n.Aliases = insertSorted(n.Aliases, a)
@@ -369,12 +371,12 @@ func (w *writer) unindexConcept(n *Node) error {
 		keys := []struct {
 			ns  Index
 			key string
-		}{{IdxConcept, ConceptKey(name)}, {IdxConcept, strings.ReplaceAll(FoldKey(name), " ", "")}}
+		}{{IdxConcept, ident.ConceptKey(name)}, {IdxConcept, strings.ReplaceAll(ident.FoldKey(name), " ", "")}}
 		if isOneAcronym(name) {
 			keys = append(keys, struct {
 				ns  Index
 				key string
-			}{IdxAcronym, SingularAcronym(name)})
+			}{IdxAcronym, ident.SingularAcronym(name)})
 		}
 		for _, k := range keys {
 			if owner, err := tx.Lookup(k.ns, k.key); err == nil && owner == n.ID {
@@ -385,13 +387,13 @@ func (w *writer) unindexConcept(n *Node) error {
 				return err
 			}
 		}
-		for _, tok := range Tokens(name) {
+		for _, tok := range ident.Tokens(name) {
 			if err := tx.DeleteTerm(IdxSearch, tok, n.ID); err != nil {
 				return err
 			}
 		}
 	}
-	for _, tail := range []string{tailTerm(ConceptWordKeys(n.Label)), reverseWords(strings.Fields(FoldKey(n.Label)))} {
+	for _, tail := range []string{tailTerm(ident.ConceptWordKeys(n.Label)), reverseWords(strings.Fields(ident.FoldKey(n.Label)))} {
 		if err := tx.DeleteTerm(IdxConceptTail, tail, n.ID); err != nil {
 			return err
 		}

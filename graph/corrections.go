@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // Manual corrections of people. A curated index needs them: clustering
@@ -31,7 +33,7 @@ func (s *Service) SplitAuthor(ctx context.Context, author NodeID, papers []NodeI
 		if err != nil {
 			return err
 		}
-		block = NameKey(n.Label)
+		block = ident.NameKey(n.Label)
 		all := map[NodeID]bool{}
 		if err := tx.Edges(author, Authored, Out, func(p NodeID, _ float64) bool {
 			all[p] = true
@@ -89,7 +91,7 @@ func (s *Service) MergeAuthors(ctx context.Context, authors []NodeID, note strin
 			if err != nil {
 				return err
 			}
-			if b := NameKey(n.Label); block == "" {
+			if b := ident.NameKey(n.Label); block == "" {
 				block = b
 			} else if b != block {
 				return Errorf(Invalid, "mergeAuthors joins people who share a name: %s is %q, not %q", a, n.Label, block)
@@ -232,7 +234,7 @@ func peopleCurrent(r Reader) error {
 	if err != nil {
 		return err
 	}
-	ps, err := people(r, NameKey(n.Label))
+	ps, err := people(r, ident.NameKey(n.Label))
 	if err != nil {
 		return err
 	}
@@ -289,7 +291,7 @@ func (s *Service) Recluster(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			block := NameKey(n.Label)
+			block := ident.NameKey(n.Label)
 			if err := w.tx.PutTerm(IdxPeople, block, ids[i]); err != nil {
 				return err
 			}

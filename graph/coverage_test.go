@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/graph/source"
 	"github.com/researchkg/kg/store"
 )
@@ -85,7 +86,7 @@ func checkWords(t *testing.T, db graph.Store, words []string) {
 	for _, w := range words {
 		c, err := v.ConceptByName(w)
 		switch {
-		case err == nil && graph.IsAcronym(c.Label):
+		case err == nil && ident.IsAcronym(c.Label):
 			// an acronym that spells the word ("STAGE") is a name
 		case err == nil:
 			t.Errorf("%q is a concept (%s): it is a word of the corpus, no term", w, c.Label)
@@ -331,7 +332,7 @@ func checkSampleCoverage(t *testing.T, db interface {
 		cc := coverageConcept{name: c.Label, id: id}
 		for _, a := range c.Aliases {
 			switch {
-			case graph.IsAcronym(a) && !strings.Contains(a, " "):
+			case ident.IsAcronym(a) && !strings.Contains(a, " "):
 				cc.acronyms = append(cc.acronyms, a)
 			case sameLetters(a, c.Label) || hasAcronymWord(a):
 				// a spelling ("multi-scale feature" of "multiscale
@@ -364,7 +365,7 @@ func checkSampleCoverage(t *testing.T, db interface {
 					continue
 				}
 				for _, al := range c.Aliases {
-					if graph.IsAcronym(al) && !strings.Contains(al, " ") {
+					if ident.IsAcronym(al) && !strings.Contains(al, " ") {
 						pool[i].variants = append(pool[i].variants, strings.Replace(pool[i].name, part, al, 1))
 					}
 				}
@@ -460,5 +461,5 @@ func sameLetters(a, b string) bool {
 // hasAcronymWord: a name of several words one of which is an acronym.
 func hasAcronymWord(name string) bool {
 	f := strings.Fields(name)
-	return len(f) > 1 && slices.ContainsFunc(f, graph.IsAcronym)
+	return len(f) > 1 && slices.ContainsFunc(f, ident.IsAcronym)
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // Date is a publication date: the first version's, where a source gives
@@ -25,7 +27,7 @@ func ParseDate(s string) (Date, error) {
 	}
 	var d Date
 	for i, p := range parts {
-		if (i > 0 && len(p) != 2) || !allDigits(p) {
+		if (i > 0 && len(p) != 2) || !ident.AllDigits(p) {
 			return bad()
 		}
 		n, _ := strconv.Atoi(p)
@@ -106,7 +108,7 @@ func DateOfTime(t time.Time) Date {
 // of a new-style id ("2507.01234" → 2025-07), or of an old-style one
 // ("hep-th/9901001" → 1999-01). Zero when the id has none.
 func ArXivMonth(id string) Date {
-	key := ArXivKey(id)
+	key := ident.ArXivKey(id)
 	yymm := ""
 	if a, _, ok := strings.Cut(key, "."); ok && len(a) == 4 {
 		yymm = a

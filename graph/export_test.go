@@ -7,17 +7,6 @@ import (
 	"slices"
 )
 
-// FoldKeySlow is FoldKey without its ASCII fast path, for tests.
-func FoldKeySlow(s string) string { return foldUnicode(LatexToText(s)) }
-
-// CleanTextSlow is CleanText without its fast path, for tests.
-func CleanTextSlow(s string) string {
-	var b []byte
-	b = append(b, s...)
-	b = append(b, '\x00') // defeats isClean; removed below as a control character
-	return CleanText(string(b))
-}
-
 // SetCoRecountMin sets how many papers to count make a settle recount
 // every co-occurrence pair; the returned function restores it.
 func SetCoRecountMin(n int) (restore func()) {
@@ -132,7 +121,6 @@ func (ix *facetIndex) check() error {
 	return nil
 }
 
-var FoldedEqual = foldedEqual
 var EdgeEnds = edgeEnds
 
 // SetRelCacheMin sets the list size from which a concept's relevance

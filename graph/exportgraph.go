@@ -9,6 +9,8 @@ import (
 	"context"
 	"slices"
 	"strings"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // ExportNode is a node as an export writes it: the node and what a map of
@@ -103,7 +105,7 @@ type exportCounter struct {
 // sharesName reports whether several people carry n's name.
 func (c *exportCounter) sharesName(n *Node) (bool, error) {
 	if !c.scanNames {
-		k, err := c.v.r.Counter(peopleCounter(NameKey(n.Label)))
+		k, err := c.v.r.Counter(peopleCounter(ident.NameKey(n.Label)))
 		return k > 1, err
 	}
 	if c.shared == nil {
@@ -117,7 +119,7 @@ func (c *exportCounter) sharesName(n *Node) (bool, error) {
 			return false, err
 		}
 	}
-	return c.shared[NameKey(n.Label)], nil
+	return c.shared[ident.NameKey(n.Label)], nil
 }
 
 func (c *exportCounter) node(n ExportNode) error {

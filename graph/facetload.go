@@ -6,6 +6,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // facetHolder holds a service's facet index. The index is built on first
@@ -217,7 +219,7 @@ func readFacts(r Reader, id NodeID) (paperFacts, bool, error) {
 }
 
 func nodeFacts(n *Node) paperFacts {
-	return paperFacts{ID: n.ID, Date: PaperDate(n), Title: TitleKey(n.Label), Venue: FoldKey(n.Venue), Words: titleWords(n.Label)}
+	return paperFacts{ID: n.ID, Date: PaperDate(n), Title: ident.TitleKey(n.Label), Venue: ident.FoldKey(n.Venue), Words: titleWords(n.Label)}
 }
 
 // add records one of the paper's edges.

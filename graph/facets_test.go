@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/graph/source"
 )
 
@@ -203,7 +204,7 @@ func TestFacetsOnSeeds(t *testing.T) {
 	}
 	papers := map[string]*paper{}
 	for _, r := range seedRecords(t) {
-		k := graph.TitleKey(r.Title)
+		k := ident.TitleKey(r.Title)
 		p := papers[k]
 		if p == nil {
 			p = &paper{subjects: map[string]bool{}, authors: map[string]bool{}}
@@ -376,7 +377,7 @@ func TestFacetsExactOnArXiv(t *testing.T) {
 			}
 		}
 		for _, a := range r.Authors {
-			if k := graph.NameKey(graph.LatexToText(a)); k != "" && strings.ContainsFunc(a, func(r rune) bool { return r > '@' }) {
+			if k := ident.NameKey(ident.LatexToText(a)); k != "" && strings.ContainsFunc(a, func(r rune) bool { return r > '@' }) {
 				p.names[k] = true
 			}
 		}
@@ -461,7 +462,7 @@ func TestFacetsExactOnArXiv(t *testing.T) {
 			}
 			sum += res.Total
 		}
-		if want := names[graph.NameKey(r.Node.Label)]; sum != want {
+		if want := names[ident.NameKey(r.Node.Label)]; sum != want {
 			t.Errorf("%s: its %d people have %d papers; the records name it on %d", r.Node.Label, len(ps), sum, want)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/graph/termhood"
 )
 
@@ -19,10 +20,10 @@ import (
 // optimization" under "group relative policy optimization", not "relative
 // policy optimization", "resonance imaging" or "learning model".
 func (w *writer) linkBroader(id NodeID, name string) error {
-	fields := strings.Fields(LatexToText(name))
+	fields := strings.Fields(ident.LatexToText(name))
 	var words, keys []string
 	for _, f := range fields {
-		if k := ConceptKey(f); k != "" {
+		if k := ident.ConceptKey(f); k != "" {
 			words, keys = append(words, f), append(keys, k)
 		}
 	}
@@ -74,7 +75,7 @@ func tailTerm(words []string) string { return reverseWords(words) }
 // existing longer concepts that end with it.
 func (w *writer) hierarchy(id NodeID, name string) error {
 	tx := w.tx
-	words := ConceptWordKeys(name)
+	words := ident.ConceptWordKeys(name)
 	if len(words) == 0 {
 		return nil
 	}
@@ -96,7 +97,7 @@ func (w *writer) hierarchy(id NodeID, name string) error {
 		if err != nil {
 			return err
 		}
-		if cw := strings.Fields(LatexToText(cn.Label)); len(cw) > len(words) && !termhood.KindOf(cw[:len(cw)-len(words)], name) {
+		if cw := strings.Fields(ident.LatexToText(cn.Label)); len(cw) > len(words) && !termhood.KindOf(cw[:len(cw)-len(words)], name) {
 			continue
 		}
 		var cur NodeID
@@ -111,7 +112,7 @@ func (w *writer) hierarchy(id NodeID, name string) error {
 			if err != nil {
 				return err
 			}
-			if len(ConceptWordKeys(pn.Label)) >= len(words) {
+			if len(ident.ConceptWordKeys(pn.Label)) >= len(words) {
 				continue // already under a closer parent
 			}
 			if _, err := tx.DeleteEdge(c, Broader, cur); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // seedGraph ingests the three seed pages into a fresh in-memory store.
@@ -287,7 +288,7 @@ func TestPapersPagination(t *testing.T) {
 	// newest first, then title: papers without a year come last
 	for i := 1; i < len(all.Papers); i++ {
 		a, b := all.Papers[i-1], all.Papers[i]
-		if a.Year < b.Year || (a.Year == b.Year && graph.TitleKey(a.Label) > graph.TitleKey(b.Label)) {
+		if a.Year < b.Year || (a.Year == b.Year && ident.TitleKey(a.Label) > ident.TitleKey(b.Label)) {
 			t.Errorf("order: %q (%d) before %q (%d)", a.Label, a.Year, b.Label, b.Year)
 		}
 	}
@@ -428,15 +429,15 @@ func TestIDKeys(t *testing.T) {
 		"2503.01234": "2503.01234", "arXiv:2503.01234v3": "2503.01234", "http://arxiv.org/abs/2503.01234v1": "2503.01234",
 		"hep-th/9901001v2": "hep-th/9901001", "math.GT/0309136": "math.gt/0309136", "1234": "", "v1": "", "2503.123": "",
 	} {
-		if got := graph.ArXivKey(in); got != want {
-			t.Errorf("ArXivKey(%q) = %q, want %q", in, got, want)
+		if got := ident.ArXivKey(in); got != want {
+			t.Errorf("ident.ArXivKey(%q) = %q, want %q", in, got, want)
 		}
 	}
 	for in, want := range map[string]string{
 		"10.1145/ABC.123": "10.1145/abc.123", "https://doi.org/10.1/x": "10.1/x", "doi:10.5/Y": "10.5/y", "11.1/x": "", "10.1 /x": "",
 	} {
-		if got := graph.DOIKey(in); got != want {
-			t.Errorf("DOIKey(%q) = %q, want %q", in, got, want)
+		if got := ident.DOIKey(in); got != want {
+			t.Errorf("ident.DOIKey(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

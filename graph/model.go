@@ -350,12 +350,12 @@ type Index uint8
 
 // Lookup namespaces (exact keys → one node) and search namespaces.
 const (
-	IdxPaperTitle   Index = 1  // TitleKey(title) → paper
-	IdxPaperShort   Index = 2  // TitleKey(short name before ":") → paper
-	IdxAuthorName   Index = 3  // NameKey(name) → author
-	IdxAuthorFold   Index = 4  // FoldKey(name) → author
+	IdxPaperTitle   Index = 1  // ident.TitleKey(title) → paper
+	IdxPaperShort   Index = 2  // ident.TitleKey(short name before ":") → paper
+	IdxAuthorName   Index = 3  // ident.NameKey(name) → author
+	IdxAuthorFold   Index = 4  // ident.FoldKey(name) → author
 	IdxSubject      Index = 5  // code → subject
-	IdxConcept      Index = 6  // ConceptKey(name or alias, not acronyms) → concept
+	IdxConcept      Index = 6  // ident.ConceptKey(name or alias, not acronyms) → concept
 	IdxRepository   Index = 7  // lower-case "github.com/owner/repo" → repository
 	IdxOrganization Index = 8  // lower-case owner → organization
 	IdxSearch       Index = 9  // search tokens: term → node (any kind)

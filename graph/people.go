@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // Evidence is what one paper says about the person behind one of its
@@ -437,7 +439,7 @@ func paperSimilarity(ev []Evidence, pr Priors, group []int) [][]float64 {
 func evidenceWords(title string, abstracts []string) []string {
 	seen := map[string]bool{}
 	for _, t := range append([]string{title}, abstracts...) {
-		for _, w := range Tokens(t) {
+		for _, w := range ident.Tokens(t) {
 			if len(w) < 3 || stopWord[w] || strings.Trim(w, "0123456789") == "" {
 				continue
 			}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/graph/source"
 )
 
@@ -105,7 +106,7 @@ var blocksOnce = sync.OnceValue(func() *arxivBlocks {
 	b := &arxivBlocks{recs: recs, blocks: map[string][]use{}, pr: graph.DefaultPriors()}
 	for i, r := range recs {
 		for j, a := range r.Authors {
-			k := graph.NameKey(a)
+			k := ident.NameKey(a)
 			b.blocks[k] = append(b.blocks[k], use{i, j})
 		}
 	}
@@ -117,7 +118,7 @@ func (b *arxivBlocks) evidence(u use, words map[int][]string) graph.Evidence {
 	var co []string
 	for j, a := range r.Authors {
 		if j != u.pos {
-			co = append(co, graph.FoldKey(a))
+			co = append(co, ident.FoldKey(a))
 		}
 	}
 	slices.Sort(co)
@@ -267,11 +268,11 @@ func scorePeople(b *arxivBlocks, dev bool) peopleScore {
 			}
 			clash := false
 			for _, e := range evOf[bn] {
-				if papersA[e.Paper] || coA[graph.FoldKey(bn)] {
+				if papersA[e.Paper] || coA[ident.FoldKey(bn)] {
 					clash = true
 				}
 				for _, c := range e.Coauthors {
-					if coA[c] || c == graph.FoldKey(a) {
+					if coA[c] || c == ident.FoldKey(a) {
 						clash = true
 					}
 				}

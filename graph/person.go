@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // People in the store. Every author node is a person: a cluster of the
@@ -24,7 +26,7 @@ import (
 // The title key alone is not an identity (two papers can share a title):
 // the year goes with it.
 func paperIdentity(n *Node) string {
-	for _, k := range paperKeys(n.ArXivID, n.DOI, TitleKey(n.Label)) {
+	for _, k := range paperKeys(n.ArXivID, n.DOI, ident.TitleKey(n.Label)) {
 		switch {
 		case k.key == "":
 		case k.ns == IdxPaperArXiv:
@@ -61,7 +63,7 @@ func (w *writer) blockOf(a NodeID) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	w.knowBlock(a, NameKey(n.Label))
+	w.knowBlock(a, ident.NameKey(n.Label))
 	return w.blocks[a], nil
 }
 
@@ -413,11 +415,11 @@ func (c *peopleCache) evidence(r Reader, u *personUse, block string) (Evidence, 
 		if a == u.person {
 			continue
 		}
-		k, err := c.label(r, a, c.fold, FoldKey)
+		k, err := c.label(r, a, c.fold, ident.FoldKey)
 		if err != nil {
 			return e, fmt.Errorf("author %s of paper %s: %w", a, u.paper.ID, err)
 		}
-		if k != FoldKey(block) {
+		if k != ident.FoldKey(block) {
 			e.Coauthors = append(e.Coauthors, k)
 		}
 	}

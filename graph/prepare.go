@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // preparedDoc is a document's records validated and normalised for
@@ -111,21 +113,21 @@ func extractRepositories(text string) []repoRef {
 func prepare(rec Record) (prepared, []string, error) {
 	var warns []string
 	p := prepared{rec: rec}
-	p.title = LatexToText(rec.Title)
-	p.titleKey = TitleKey(rec.Title)
+	p.title = ident.LatexToText(rec.Title)
+	p.titleKey = ident.TitleKey(rec.Title)
 	if p.titleKey == "" {
 		return p, nil, fmt.Errorf("record has no title")
 	}
 	if short, _, ok := strings.Cut(p.title, ":"); ok && len(short) <= 60 {
-		if k := foldKey(short); k != "" && k != p.titleKey {
+		if k := ident.FoldRendered(short); k != "" && k != p.titleKey {
 			p.shortKey = k
 		}
 	}
-	p.abstract = LatexToText(rec.Abstract)
+	p.abstract = ident.LatexToText(rec.Abstract)
 	seen := map[string]bool{}
 	for i, a := range rec.Authors {
-		name := LatexToText(a)
-		k := NameKey(name)
+		name := ident.LatexToText(a)
+		k := ident.NameKey(name)
 		if k == "" || seen[k] {
 			continue
 		}
@@ -144,21 +146,21 @@ func prepare(rec Record) (prepared, []string, error) {
 	}
 	seenSub := map[string]bool{}
 	for _, c := range rec.Subjects {
-		code := CanonicalSubject(c)
+		code := ident.CanonicalSubject(c)
 		if code == "" || seenSub[code] {
 			continue
 		}
-		if !LooksLikeSubject(code) {
+		if !ident.LooksLikeSubject(code) {
 			return p, nil, fmt.Errorf("subject %q is not an arXiv category code", truncate(c, 40))
 		}
-		if _, ok := SubjectName(code); !ok {
+		if _, ok := ident.SubjectName(code); !ok {
 			warns = append(warns, fmt.Sprintf("unknown arXiv category %q kept with its code as name", code))
 		}
 		seenSub[code] = true
 		p.subjects = append(p.subjects, code)
 	}
 	p.repos = extractRepositories(rec.Abstract)
-	p.arxiv, p.doi = ArXivKey(rec.ArXivID), DOIKey(rec.DOI)
+	p.arxiv, p.doi = ident.ArXivKey(rec.ArXivID), ident.DOIKey(rec.DOI)
 	if rec.ArXivID != "" && p.arxiv == "" {
 		warns = append(warns, fmt.Sprintf("arXiv id %q not understood; ignored", truncate(rec.ArXivID, 40)))
 	}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // PriorTable holds the corpus facts author clustering weighs evidence
@@ -60,7 +62,7 @@ func (t *PriorTable) IDF(word string) float64 {
 
 // nameParts folds a name and splits it into given names and last name.
 func nameParts(name string) (first, last string) {
-	f := strings.Fields(FoldKey(name))
+	f := strings.Fields(ident.FoldKey(name))
 	if len(f) == 0 {
 		return "", ""
 	}

@@ -1,5 +1,7 @@
 package graph
 
+import "github.com/researchkg/kg/graph/ident"
+
 // Counting the prior table from papers: only the test that regenerates
 // graph/priors.tsv.gz (go test ./graph -run PriorTable -update) does it.
 
@@ -18,8 +20,8 @@ func NewPriorCounter() *PriorCounter {
 // Add counts one paper: its author names as written, title and abstract.
 func (c *PriorCounter) Add(authors []string, title, abstract string) {
 	for _, a := range authors {
-		k := FoldKey(a)
-		if k == "" || c.names[k] || isAbbreviated(LatexToText(a)) {
+		k := ident.FoldKey(a)
+		if k == "" || c.names[k] || isAbbreviated(ident.LatexToText(a)) {
 			continue
 		}
 		c.names[k] = true

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // A person's profile is what the hot reads of a person need, built at
@@ -232,7 +234,7 @@ func buildProfile(r Reader, a NodeID, node func(NodeID) (*Node, error), bigAutho
 	if p.coauthors, err = topCoauthors(weights, MaxFirst, node); err != nil {
 		return p, err
 	}
-	np, err := r.Counter(peopleCounter(NameKey(n.Label)))
+	np, err := r.Counter(peopleCounter(ident.NameKey(n.Label)))
 	if err != nil {
 		return p, err
 	}
@@ -477,7 +479,7 @@ func (v *View) AuthorsByName(name string, first int) ([]*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids, err := people(v.r, NameKey(primary.Label))
+	ids, err := people(v.r, ident.NameKey(primary.Label))
 	if err != nil {
 		return nil, err
 	}

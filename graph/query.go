@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // Limits on list sizes: a "first" above its maximum is an Invalid error.
@@ -87,9 +89,9 @@ func (v *View) lookup(ns Index, key string) (NodeID, error) {
 // AuthorByName finds an author by name: exactly (case and spacing folded),
 // else ignoring diacritics and punctuation.
 func (v *View) AuthorByName(name string) (*Node, error) {
-	id, err := v.lookup(IdxAuthorName, NameKey(name))
+	id, err := v.lookup(IdxAuthorName, ident.NameKey(name))
 	if ErrorCode(err) == NotFound {
-		id, err = v.lookup(IdxAuthorFold, FoldKey(name))
+		id, err = v.lookup(IdxAuthorFold, ident.FoldKey(name))
 	}
 	if err != nil {
 		return nil, err
@@ -101,9 +103,9 @@ func (v *View) AuthorByName(name string) (*Node, error) {
 // punctuation, LaTeX and Unicode forms folded), else by its short name (the
 // part before ":", e.g. "GD2PO").
 func (v *View) PaperByTitle(title string) (*Node, error) {
-	id, err := v.lookup(IdxPaperTitle, TitleKey(title))
+	id, err := v.lookup(IdxPaperTitle, ident.TitleKey(title))
 	if ErrorCode(err) == NotFound {
-		id, err = v.lookup(IdxPaperShort, TitleKey(title))
+		id, err = v.lookup(IdxPaperShort, ident.TitleKey(title))
 	}
 	if err != nil {
 		return nil, err
@@ -113,7 +115,7 @@ func (v *View) PaperByTitle(title string) (*Node, error) {
 
 // SubjectByCode finds a subject by arXiv code (any case).
 func (v *View) SubjectByCode(code string) (*Node, error) {
-	id, err := v.lookup(IdxSubject, CanonicalSubject(code))
+	id, err := v.lookup(IdxSubject, ident.CanonicalSubject(code))
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +126,7 @@ func (v *View) SubjectByCode(code string) (*Node, error) {
 // case, spacing or spelling, also in the plural ("reward models",
 // "MLLMs", "rl").
 func (v *View) ConceptByName(name string) (*Node, error) {
-	key := ConceptKey(name)
+	key := ident.ConceptKey(name)
 	id, err := v.lookup(IdxConcept, key)
 	if ErrorCode(err) == NotFound && strings.HasSuffix(key, "s") {
 		id, err = v.lookup(IdxConcept, strings.TrimSuffix(key, "s"))
@@ -134,7 +136,7 @@ func (v *View) ConceptByName(name string) (*Node, error) {
 		words, expanded := strings.Fields(name), false
 		stats := v.CorpusStats()
 		for i, w := range words {
-			if IsAcronym(w) {
+			if ident.IsAcronym(w) {
 				if long, ok := stats.Acronym(w); ok {
 					words[i], expanded = long, true
 				}
@@ -149,7 +151,7 @@ func (v *View) ConceptByName(name string) (*Node, error) {
 	}
 	if ErrorCode(err) == NotFound {
 		if s := strings.TrimSpace(name); s != "" && !strings.Contains(s, " ") {
-			for _, a := range []string{SingularAcronym(s), SingularAcronym(strings.ToUpper(s)), strings.ToUpper(strings.TrimSuffix(s, "s"))} {
+			for _, a := range []string{ident.SingularAcronym(s), ident.SingularAcronym(strings.ToUpper(s)), strings.ToUpper(strings.TrimSuffix(s, "s"))} {
 				if id, err = v.lookup(IdxAcronym, a); ErrorCode(err) != NotFound {
 					break
 				}
@@ -436,8 +438,8 @@ func wordsInWords(wa, wb []string) bool {
 // nameWords are a name's words, hyphenated parts apart, as keys.
 func nameWords(name string) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(FoldKey(name), func(r rune) bool { return r == ' ' || r == '-' }) {
-		if k := ConceptKey(w); k != "" {
+	for _, w := range strings.FieldsFunc(ident.FoldKey(name), func(r rune) bool { return r == ' ' || r == '-' }) {
+		if k := ident.ConceptKey(w); k != "" {
 			out = append(out, k)
 		}
 	}

@@ -7,6 +7,8 @@ package graph
 import (
 	"cmp"
 	"slices"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // reconcile makes the stored people of a name the clusters of part: each
@@ -159,7 +161,7 @@ func (w *writer) pointName(block string, primary NodeID, persons []NodeID) error
 		for _, k := range []struct {
 			ns  Index
 			key string
-		}{{IdxAuthorName, NameKey(s)}, {IdxAuthorFold, FoldKey(s)}} {
+		}{{IdxAuthorName, ident.NameKey(s)}, {IdxAuthorFold, ident.FoldKey(s)}} {
 			cur, err := w.tx.Lookup(k.ns, k.key)
 			if ErrorCode(err) == NotFound || err == nil && (mine[cur] || cur.Kind() == KindAuthor && !w.exists(cur)) {
 				if cur != primary {
@@ -254,7 +256,7 @@ func (w *writer) deletePerson(a NodeID, block string) error {
 		return err
 	}
 	seen := map[string]bool{}
-	for _, t := range Tokens(n.Label) {
+	for _, t := range ident.Tokens(n.Label) {
 		if !seen[t] {
 			seen[t] = true
 			if err := tx.DeleteTerm(IdxSearch, t, a); err != nil {

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // One-word concepts that are no concepts. A word is a concept when papers
@@ -46,7 +48,7 @@ func rejectedCounter(key string) string { return "rej/" + key }
 
 // oneWord reports whether a concept's name is one word, not an acronym:
 // the names whose use as a noun is checked.
-func oneWord(name string) bool { return !strings.Contains(name, " ") && !IsAcronym(name) }
+func oneWord(name string) bool { return !strings.Contains(name, " ") && !ident.IsAcronym(name) }
 
 // isModifier reports whether a word whose document frequency as a noun
 // phrase is df, said by surface papers, is mostly a modifier or a verb.
@@ -89,7 +91,7 @@ func (s *Service) rejectModifiers(ctx context.Context, surface map[NodeID]int, a
 				} else if err != nil {
 					return err
 				}
-				key := ConceptKey(n.Label)
+				key := ident.ConceptKey(n.Label)
 				deg, err := tx.Counter(degreeCounter(c, Mentions))
 				if err != nil {
 					return err
@@ -149,7 +151,7 @@ func wordConcept(r Reader, key string) (NodeID, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
-	return c, ConceptKey(n.Label) == key, nil
+	return c, ident.ConceptKey(n.Label) == key, nil
 }
 
 // rejectPending unlinks the concepts of the words marked rejected since

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // RelatedQuery is what a researcher brings to find related work. At least
@@ -223,7 +225,7 @@ func (ix *facetIndex) weigh() {
 // folded words but function words, numbers and single letters.
 func titleWords(title string) []string {
 	var out []string
-	for _, w := range Tokens(title) {
+	for _, w := range ident.Tokens(title) {
 		if len(w) > 1 && !functionWords[w] && !titleStopWords[w] && strings.ContainsFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' }) {
 			out = append(out, w)
 		}
@@ -921,7 +923,7 @@ func (v *View) textEvidence(text string) ([]Link, []textTerm, error) {
 			}
 			return Concept{}, false
 		}
-		c := Concept{ID: id, Name: n.Label, Key: ConceptKey(n.Label)}
+		c := Concept{ID: id, Name: n.Label, Key: ident.ConceptKey(n.Label)}
 		if acronym && !acronymStandsFor(stats, key, c.Key) {
 			return Concept{}, false
 		}
@@ -951,13 +953,13 @@ func (v *View) rareTerms(ranked Ranking, stats *StoreStats, links []Link) ([]tex
 	linked := map[string]bool{}
 	for _, l := range links {
 		if n, err := v.Node(l.Concept); err == nil {
-			linked[ConceptKey(n.Label)] = true
+			linked[ident.ConceptKey(n.Label)] = true
 		}
 	}
 	docs := stats.Docs()
 	var out []textTerm
 	for _, t := range ranked.Top(relTermTop) {
-		key := ConceptKey(t.Name)
+		key := ident.ConceptKey(t.Name)
 		if t.Fragment || key == "" || linked[key] {
 			continue
 		}

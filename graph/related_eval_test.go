@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/graph/source"
 	"github.com/researchkg/kg/store"
 )
@@ -132,7 +133,7 @@ type relatedEval struct {
 func newRelatedEval(papers []aanPaper, links map[string][]string) *relatedEval {
 	e := &relatedEval{byTitle: map[string][]string{}, links: map[string]map[string]bool{}}
 	for _, p := range papers {
-		k := graph.TitleKey(p.Title)
+		k := ident.TitleKey(p.Title)
 		e.byTitle[k] = append(e.byTitle[k], p.ID)
 	}
 	for a, bs := range links {
@@ -143,7 +144,7 @@ func newRelatedEval(papers []aanPaper, links map[string][]string) *relatedEval {
 	}
 	var cands []aanPaper
 	for _, p := range papers {
-		if len(e.links[p.ID]) >= aanMinLinks && len(e.byTitle[graph.TitleKey(p.Title)]) == 1 {
+		if len(e.links[p.ID]) >= aanMinLinks && len(e.byTitle[ident.TitleKey(p.Title)]) == 1 {
 			cands = append(cands, p)
 		}
 	}
@@ -165,7 +166,7 @@ func (e *relatedEval) precision(t *testing.T, v *graph.View, fn func(p graph.Nod
 		}
 		var id graph.NodeID
 		for _, h := range hits {
-			if graph.TitleKey(h.Node.Label) == graph.TitleKey(q.Title) {
+			if ident.TitleKey(h.Node.Label) == ident.TitleKey(q.Title) {
 				id = h.Node.ID
 			}
 		}
@@ -178,7 +179,7 @@ func (e *relatedEval) precision(t *testing.T, v *graph.View, fn func(p graph.Nod
 		}
 		good := 0
 		for _, r := range rel {
-			if slices.ContainsFunc(e.byTitle[graph.TitleKey(r.Paper.Label)], func(x string) bool { return e.links[q.ID][x] }) {
+			if slices.ContainsFunc(e.byTitle[ident.TitleKey(r.Paper.Label)], func(x string) bool { return e.links[q.ID][x] }) {
 				good++
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // settleMaxUses bounds the uses one round of SettleConcepts holds in
@@ -142,12 +144,12 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 		// brings them in as a new concept does)
 		for _, name := range append([]string{n.Label}, n.Aliases...) {
 			if isOneAcronym(name) {
-				short := SingularAcronym(name)
+				short := ident.SingularAcronym(name)
 				stats := newStoreStats(r, &err)
-				if acronymStandsFor(stats, short, ConceptKey(n.Label)) && err == nil {
+				if acronymStandsFor(stats, short, ident.ConceptKey(n.Label)) && err == nil {
 					acronyms[short] = c
 				}
-			} else if k := ConceptKey(name); k != "" {
+			} else if k := ident.ConceptKey(name); k != "" {
 				names[k] = c
 				nameList = append(nameList, name)
 			}
@@ -535,7 +537,7 @@ func settleKeys(r Reader, c NodeID) ([]string, error) {
 	}
 	var keys []string
 	for _, name := range append([]string{n.Label}, n.Aliases...) {
-		k := ConceptKey(name)
+		k := ident.ConceptKey(name)
 		if k == "" || slices.Contains(keys, k) {
 			continue
 		}

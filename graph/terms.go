@@ -9,16 +9,17 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/graph/termhood"
 )
 
 // termWordKeys are the keys of a name's words split at spaces and hyphens:
 // what termhood compares fronts by.
 func termWordKeys(name string) []string {
-	f := strings.FieldsFunc(LatexToText(name), func(r rune) bool { return unicode.IsSpace(r) || r == '-' })
+	f := strings.FieldsFunc(ident.LatexToText(name), func(r rune) bool { return unicode.IsSpace(r) || r == '-' })
 	out := make([]string, 0, len(f))
 	for _, w := range f {
-		if k := ConceptKey(w); k != "" {
+		if k := ident.ConceptKey(w); k != "" {
 			out = append(out, k)
 		}
 	}
@@ -34,7 +35,7 @@ func termhoodConcept(name string, df, votes int64) termhood.Concept {
 // screenTerm judges a term about to become a concept by the counters the
 // transaction sees (termhood.Screen): false when it is certainly no term.
 func (w *writer) screenTerm(name string) (bool, error) {
-	key := ConceptKey(name)
+	key := ident.ConceptKey(name)
 	stats := newTxStats(w)
 	df, err := stats.docFreq(key)
 	if err != nil {
@@ -79,7 +80,7 @@ func (s *Service) judgeTerms(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		keys[i] = ConceptKey(n.Label)
+		keys[i] = ident.ConceptKey(n.Label)
 		if cs[i], err = readTermhoodConcept(r, n.Label); err != nil {
 			return err
 		}
@@ -101,7 +102,7 @@ func (s *Service) judgeTerms(ctx context.Context) error {
 	// dialogue system" does not, its front being none
 	twice := func(name string) bool {
 		front, ok := genreTail(name)
-		return ok && terms[ConceptKey(front)]
+		return ok && terms[ident.ConceptKey(front)]
 	}
 	var reject []string
 	for i, v := range verdicts {
@@ -154,7 +155,7 @@ func readCorpus(r Reader) (termhood.Corpus, error) {
 
 // readTermhoodConcept reads a concept's document frequency and votes.
 func readTermhoodConcept(r Reader, name string) (termhood.Concept, error) {
-	key := ConceptKey(name)
+	key := ident.ConceptKey(name)
 	v, err := r.Counter(dfCounter(key))
 	if err != nil {
 		return termhood.Concept{}, err

@@ -7,6 +7,7 @@ package graph
 import (
 	"slices"
 
+	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/graph/termhood"
 )
 
@@ -60,9 +61,9 @@ func AcronymDefKeys(short, longKey string) []string {
 // "GPU", "RGB", "CLIP"), and stays the name. Papers that spell an acronym
 // out count its uses under the long form, so the two counts are apart.
 func AcronymSpelledOut(stats CorpusStats, short string) bool {
-	short = SingularAcronym(short)
+	short = ident.SingularAcronym(short)
 	defs := stats.DocFreq(AcronymDefKeys(short, "")[0])
-	return defs > 0 && 4*defs >= stats.DocFreq(ConceptKey(short))
+	return defs > 0 && 4*defs >= stats.DocFreq(ident.ConceptKey(short))
 }
 
 // txStats are corpus statistics read inside the ingest transaction: they
@@ -138,10 +139,10 @@ func (w *writer) countTerms(old, cur TextAnalysis) error {
 		if err := w.tx.PutTerm(IdxAcronymDef, d.Short+" "+d.Name, 0); err != nil {
 			return err
 		}
-		if err := w.tx.PutTerm(IdxAcronymOf, ConceptKey(d.Name)+" "+d.Short, 0); err != nil {
+		if err := w.tx.PutTerm(IdxAcronymOf, ident.ConceptKey(d.Name)+" "+d.Short, 0); err != nil {
 			return err
 		}
-		if err := w.claimAcronym(d.Short, ConceptKey(d.Name)); err != nil {
+		if err := w.claimAcronym(d.Short, ident.ConceptKey(d.Name)); err != nil {
 			return err
 		}
 	}
@@ -226,7 +227,7 @@ func (s *StoreStats) DocFreq(key string) int {
 // papers that define the acronym define it as, when it is spelled out
 // often enough to be a short form (AcronymSpelledOut).
 func (s *StoreStats) Acronym(short string) (string, bool) {
-	short = SingularAcronym(short)
+	short = ident.SingularAcronym(short)
 	if !AcronymSpelledOut(s, short) {
 		return "", false
 	}
@@ -234,7 +235,7 @@ func (s *StoreStats) Acronym(short string) (string, bool) {
 	best, n := "", 0
 	if err := s.r.Terms(IdxAcronymDef, short+" ", func(term string, _ NodeID) bool {
 		name := term[len(short)+1:]
-		if k := s.DocFreq(keys[1] + ConceptKey(name)); k > n || k == n && name < best {
+		if k := s.DocFreq(keys[1] + ident.ConceptKey(name)); k > n || k == n && name < best {
 			best, n = name, k
 		}
 		return true

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // Hit is a search result.
@@ -19,7 +21,7 @@ type Hit struct {
 // Scores are in [0, 2]: the share of query words matched, plus a bonus when
 // the whole label (or a paper's short name) equals the query.
 func (v *View) Search(text string, kinds []Kind, first int) ([]Hit, error) {
-	words := Tokens(text)
+	words := ident.Tokens(text)
 	if len(words) == 0 {
 		return nil, nil
 	}
@@ -62,7 +64,7 @@ func (v *View) Search(text string, kinds []Kind, first int) ([]Hit, error) {
 	}
 	levels := slices.Sorted(maps.Keys(byScore))
 	slices.Reverse(levels)
-	query := FoldKey(text)
+	query := ident.FoldKey(text)
 	// candidates are read from the snapshot without keeping them in the
 	// View (a common word's thousands of papers: a copy and a map entry
 	// each); the answer's few are loaded into it at the end
@@ -138,16 +140,16 @@ func (v *View) Search(text string, kinds []Kind, first int) ([]Hit, error) {
 }
 
 func exactLabel(n *Node, query string) bool {
-	if foldedEqual(n.Label, query) || foldedEqual(n.Name, query) {
+	if ident.FoldedEqual(n.Label, query) || ident.FoldedEqual(n.Name, query) {
 		return true
 	}
 	for _, a := range n.Aliases {
-		if foldedEqual(a, query) {
+		if ident.FoldedEqual(a, query) {
 			return true
 		}
 	}
 	if n.Kind() == KindPaper {
-		if short, _, ok := strings.Cut(n.Label, ":"); ok && foldKey(short) == query {
+		if short, _, ok := strings.Cut(n.Label, ":"); ok && ident.FoldRendered(short) == query {
 			return true
 		}
 	}

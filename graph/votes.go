@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // votable is the key of a term that may vote, "" if it may not: a term
@@ -27,13 +29,13 @@ func votable(t Term, rank int, titleOnly bool) string {
 		if t.Single && rank >= voteTopSingleTitle {
 			return ""
 		}
-		return ConceptKey(t.Name)
+		return ident.ConceptKey(t.Name)
 	case t.Single && !(rank < voteTopSingle && t.Count >= 3 || t.Count >= 5):
 		return ""
 	case t.Count < 2 && !t.Introduced:
 		return ""
 	}
-	return ConceptKey(t.Name)
+	return ident.ConceptKey(t.Name)
 }
 
 // vote moves a paper's key-term votes from its old terms to its new ones;
@@ -74,7 +76,7 @@ func (w *writer) vote(p NodeID, oldR Ranking, oldTitleOnly bool, cur Ranking, ti
 	}
 	for _, i := range added {
 		t := terms[i]
-		n, err := w.tx.AddCounter(voteCounter(ConceptKey(t.Name)), 1)
+		n, err := w.tx.AddCounter(voteCounter(ident.ConceptKey(t.Name)), 1)
 		if err != nil {
 			return err
 		}
@@ -108,7 +110,7 @@ func (w *writer) conceptIfSupported(t Term, introduced bool) error {
 // one judged no term of the field (termhood), not the front of a longer
 // term. A concept that exists is always supported.
 func (w *writer) supported(t Term, introduced bool) (bool, error) {
-	key := ConceptKey(t.Name)
+	key := ident.ConceptKey(t.Name)
 	if key == "" || isOneAcronym(t.Name) {
 		return true, nil
 	}
@@ -119,7 +121,7 @@ func (w *writer) supported(t Term, introduced bool) (bool, error) {
 	}
 	if front, ok := genreTail(t.Name); ok {
 		// "reinforcement learning method" is reinforcement learning
-		if _, err := w.tx.Lookup(IdxConcept, ConceptKey(front)); err == nil {
+		if _, err := w.tx.Lookup(IdxConcept, ident.ConceptKey(front)); err == nil {
 			return false, nil
 		} else if ErrorCode(err) != NotFound {
 			return false, err
@@ -219,7 +221,7 @@ type tallied struct {
 }
 
 func (v voteTally) add(t Term, top bool) {
-	k := ConceptKey(t.Name)
+	k := ident.ConceptKey(t.Name)
 	x := v[k]
 	if x == nil {
 		x = &tallied{names: map[string]int{}, aliases: map[string]bool{}}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // writer applies prepared records inside one transaction.
@@ -43,7 +45,7 @@ func (w *writer) count(name string, d int64) {
 //
 //	0xFFFF-year (2) | TitleKey clipped to 48 bytes | 0x00 | id (8)
 func PaperSortKey(p *Node) []byte {
-	tk := TitleKey(p.Label)
+	tk := ident.TitleKey(p.Label)
 	if len(tk) > 48 {
 		tk = tk[:48]
 	}
@@ -139,7 +141,7 @@ func (w *writer) record(p *prepared) error {
 		changed = changed || added
 	}
 	for pos, code := range p.subjects {
-		name, ok := SubjectName(code)
+		name, ok := ident.SubjectName(code)
 		if !ok {
 			name = code
 		}
@@ -207,10 +209,10 @@ func (w *writer) record(p *prepared) error {
 	}
 	for i, info := range p.info {
 		if !info.empty() {
-			key := authorInfoKey(paper.ID, NameKey(p.authors[i]))
+			key := authorInfoKey(paper.ID, ident.NameKey(p.authors[i]))
 			if _, err := tx.Value(ValAuthorInfo, key); ErrorCode(err) == NotFound {
 				w.count(cntAuthorInfo, 1)
-				if err := w.markBlock(NameKey(p.authors[i])); err != nil { // new evidence
+				if err := w.markBlock(ident.NameKey(p.authors[i])); err != nil { // new evidence
 					return err
 				}
 			} else if err != nil {
@@ -263,8 +265,8 @@ func (w *writer) paperNode(p *prepared) (Node, bool, error) {
 		return Node{}, false, err
 	}
 	n := Node{ID: id, Label: p.title, Year: p.rec.Year, Date: p.date, Sources: []string{w.source},
-		ArXivID: p.arxiv, DOI: p.doi, Venue: CleanText(p.rec.Venue)}
-	if raw := CleanText(p.rec.Title); raw != p.title {
+		ArXivID: p.arxiv, DOI: p.doi, Venue: ident.CleanText(p.rec.Venue)}
+	if raw := ident.CleanText(p.rec.Title); raw != p.title {
 		n.Aliases = []string{raw}
 	}
 	if err := w.tx.PutNode(n); err != nil {
@@ -311,7 +313,7 @@ func mergePaper(n *Node, p *prepared, source string) (nodeChanged bool) {
 		n.DOI, nodeChanged = p.doi, true
 	}
 	if n.Venue == "" && p.rec.Venue != "" {
-		n.Venue, nodeChanged = CleanText(p.rec.Venue), true
+		n.Venue, nodeChanged = ident.CleanText(p.rec.Venue), true
 	}
 	if !slices.Contains(n.Sources, source) {
 		n.Sources = append(n.Sources, source)
@@ -324,7 +326,7 @@ func mergePaper(n *Node, p *prepared, source string) (nodeChanged bool) {
 	if d := mergeDate(n.Date, p.date); d != n.Date && strings.HasPrefix(d, fmt.Sprintf("%04d", n.Year)) {
 		n.Date, nodeChanged = d, true
 	}
-	if raw := CleanText(p.rec.Title); raw != n.Label && !slices.Contains(n.Aliases, raw) {
+	if raw := ident.CleanText(p.rec.Title); raw != n.Label && !slices.Contains(n.Aliases, raw) {
 		n.Aliases = append(n.Aliases, raw)
 		nodeChanged = true
 	}
@@ -395,7 +397,7 @@ func (w *writer) index(id NodeID, ns Index, key string) error {
 
 func (w *writer) searchTerms(id NodeID, text string) error {
 	seen := map[string]bool{}
-	for _, t := range Tokens(text) {
+	for _, t := range ident.Tokens(text) {
 		if seen[t] {
 			continue
 		}

@@ -5,12 +5,13 @@ import (
 	"unicode"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // Candidate is one candidate term of a document with its in-document
 // evidence. Corpus evidence is added by Rank.
 type Candidate struct {
-	Key     string   // graph.ConceptKey of Name: the identity across documents
+	Key     string   // ident.ConceptKey of Name: the identity across documents
 	Name    string   // canonical form: lower case but acronyms and names, head singular
 	Aliases []string // acronyms defined for it in this document
 	Freq    float32  // occurrences as a whole noun phrase
@@ -99,11 +100,11 @@ func (e *Extractor) TermLike(name string) bool {
 		return false
 	}
 	first := strings.ToLower(words[0])
-	if leading[first] || dependent[first] || isGeneric(graph.FoldKey(name), len(words)) {
+	if leading[first] || dependent[first] || isGeneric(ident.FoldKey(name), len(words)) {
 		return false
 	}
 	for _, w := range words {
-		if !generic[graph.FoldKey(w)] {
+		if !generic[ident.FoldKey(w)] {
 			return true
 		}
 	}
@@ -129,8 +130,8 @@ func (e *Extractor) Extract(title, text string) []graph.Term {
 }
 
 func (e *Extractor) analyze(title, text string, withMentions bool) (*Analysis, []token) {
-	title = repairText(graph.LatexToText(title))
-	text = repairText(graph.LatexToText(text))
+	title = repairText(ident.LatexToText(title))
+	text = repairText(ident.LatexToText(text))
 	// Title Case defeats the tagger (every word becomes NNP, verbs included):
 	// tag the title with plain words lower-cased, acronyms and names kept.
 	titleToks := e.tag(lowerTitle(title, text))
@@ -151,10 +152,10 @@ func (e *Extractor) analyze(title, text string, withMentions bool) (*Analysis, [
 		name := e.canonicalWith(display, words)
 		key, ok := keys[name]
 		if !ok {
-			key = graph.ConceptKey(name)
+			key = ident.ConceptKey(name)
 			keys[name] = key
 		}
-		folded := graph.FoldKey(name)
+		folded := ident.FoldKey(name)
 		if key == "" || generic[folded] || !(len(words) == 1 && isAcronym(name)) && isGeneric(folded, len(strings.Fields(name))) {
 			return nil // two-letter acronyms ("AI", "RL") are no generic words
 		}
@@ -228,14 +229,14 @@ func (e *Extractor) analyze(title, text string, withMentions bool) (*Analysis, [
 	// an alias.
 	titleText := strings.Join(tokenTexts(toks[:nTitle]), " ")
 	for _, d := range defined {
-		c := &a.Cands[idx[graph.ConceptKey(e.canonical(acr.expand(d.long)))]]
+		c := &a.Cands[idx[ident.ConceptKey(e.canonical(acr.expand(d.long)))]]
 		c.Introduced = c.Introduced || (d.pos < nTitle || c.InTitle || containsWord(titleText, d.short)) && nameLike(d.long)
 	}
 	// the named method of a title ("Trace2Skill: Distill ...") is defined
 	// by its paper too
 	if short, _, ok := strings.Cut(title, ":"); ok {
 		if f := strings.Fields(short); len(f) >= 1 && len(f) <= 3 && strings.ContainsFunc(short, isUpperRune) {
-			key := graph.ConceptKey(e.canonical(acr.expand(f)))
+			key := ident.ConceptKey(e.canonical(acr.expand(f)))
 			if i, ok := idx[key]; ok {
 				c := &a.Cands[i]
 				// one capitalised word the abstract writes capitalised too

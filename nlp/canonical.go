@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // canonical renders words as a concept name, the form people write:
@@ -74,11 +74,11 @@ func (e *Extractor) displayWord(w string) string {
 	}
 	lw := strings.ToLower(w)
 	if !strings.Contains(lw, "-") {
-		return graph.AmericanSpelling(lw)
+		return ident.AmericanSpelling(lw)
 	}
 	parts := strings.Split(lw, "-")
 	for i, p := range parts {
-		parts[i] = graph.AmericanSpelling(p)
+		parts[i] = ident.AmericanSpelling(p)
 	}
 	return strings.Join(parts, "-")
 }
@@ -150,9 +150,9 @@ func firstRune(s string) (rune, bool) {
 	return 0, false
 }
 
-func isAcronym(w string) bool { return graph.IsAcronym(w) }
+func isAcronym(w string) bool { return ident.IsAcronym(w) }
 
-func singularAcronym(w string) string { return graph.SingularAcronym(w) }
+func singularAcronym(w string) string { return ident.SingularAcronym(w) }
 
 // singular makes an English plural noun singular with the rules that cover
 // technical vocabulary ("models", "strategies", "processes", "analyses").

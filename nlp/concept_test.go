@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/nlp"
 )
 
@@ -127,7 +128,7 @@ func TestAcronymLongForms(t *testing.T) {
 // Mentions are found by surface form, whatever the tags: every form of a
 // concept in a text is a span with its key.
 func TestMentionsBySurfaceForm(t *testing.T) {
-	key := graph.ConceptKey("reinforcement learning")
+	key := ident.ConceptKey("reinforcement learning")
 	for _, text := range []string{
 		"Reinforcement Learning agents explore.",
 		"We use reinforcement-learning to train.",
@@ -146,20 +147,20 @@ func TestMentionsBySurfaceForm(t *testing.T) {
 	}
 	// British spelling, "of" names in the plural, acronyms as written
 	for text, want := range map[string]string{
-		"Policy optimisation of agents.":    graph.ConceptKey("policy optimization"),
-		"More chains of thought help.":      graph.ConceptKey("chain of thought"),
-		"Generating chain-of-thoughts.":     graph.ConceptKey("chain-of-thought"),
-		"Mixture-of-Experts (MoE) routing.": graph.ConceptKey("mixture of experts"),
+		"Policy optimisation of agents.":    ident.ConceptKey("policy optimization"),
+		"More chains of thought help.":      ident.ConceptKey("chain of thought"),
+		"Generating chain-of-thoughts.":     ident.ConceptKey("chain-of-thought"),
+		"Mixture-of-Experts (MoE) routing.": ident.ConceptKey("mixture of experts"),
 		// a concept whose name starts with a function word, mid-sentence
-		"We leverage in-context learning and domain adaptation.": graph.ConceptKey("in-context learning"),
-		"Models run on-device inference.":                        graph.ConceptKey("on-device inference"),
-		"An off-policy method.":                                  graph.ConceptKey("off-policy"),
-		"Robust to out-of-distribution inputs.":                  graph.ConceptKey("out-of-distribution"),
+		"We leverage in-context learning and domain adaptation.": ident.ConceptKey("in-context learning"),
+		"Models run on-device inference.":                        ident.ConceptKey("on-device inference"),
+		"An off-policy method.":                                  ident.ConceptKey("off-policy"),
+		"Robust to out-of-distribution inputs.":                  ident.ConceptKey("out-of-distribution"),
 		// and written with spaces, three words or more
-		"Models learn in context learning settings.": graph.ConceptKey("in-context learning"),
-		"Detecting out of distribution samples.":     graph.ConceptKey("out-of-distribution"),
+		"Models learn in context learning settings.": ident.ConceptKey("in-context learning"),
+		"Detecting out of distribution samples.":     ident.ConceptKey("out-of-distribution"),
 		// a version number written apart ends a name
-		"Images from Stable Diffusion 3 look real.": graph.ConceptKey("stable diffusion 3"),
+		"Images from Stable Diffusion 3 look real.": ident.ConceptKey("stable diffusion 3"),
 	} {
 		found := false
 		ex.ScanMentions("", text, map[string]bool{want: true}, nil, func(k string, _ bool, _ int) { found = found || k == want })
@@ -170,9 +171,9 @@ func TestMentionsBySurfaceForm(t *testing.T) {
 	// two words after a preposition are the preposition and its noun; a
 	// number starts no name
 	for text, key := range map[string]string{
-		"Methods based on policy gradients.": graph.ConceptKey("on-policy"),
-		"A shift in distribution.":           graph.ConceptKey("in-distribution"),
-		"Table 3 lists results.":             graph.ConceptKey("3 list"),
+		"Methods based on policy gradients.": ident.ConceptKey("on-policy"),
+		"A shift in distribution.":           ident.ConceptKey("in-distribution"),
+		"Table 3 lists results.":             ident.ConceptKey("3 list"),
 	} {
 		ex.ScanMentions("", text, map[string]bool{key: true}, nil, func(k string, _ bool, _ int) {
 			t.Errorf("%q: a mention with key %q", text, k)
@@ -209,7 +210,7 @@ func FuzzScanMentions(f *testing.F) {
 // where the acronym is written, not where the word is: a paper on face
 // recognition does not mention the method FACE.
 func TestAcronymNamedConceptIsNoWord(t *testing.T) {
-	face := graph.Concept{ID: graph.MakeID(graph.KindConcept, 1), Name: "FACE", Key: graph.ConceptKey("FACE")}
+	face := graph.Concept{ID: graph.MakeID(graph.KindConcept, 1), Name: "FACE", Key: ident.ConceptKey("FACE")}
 	resolve := func(key string, acronym bool) (graph.Concept, bool) {
 		return face, key == face.Key || acronym && key == "FACE"
 	}
@@ -231,12 +232,12 @@ func TestAcronymNamedConceptIsNoWord(t *testing.T) {
 func TestProductNames(t *testing.T) {
 	text := "We compare Gemini 2.5 Pro, Claude 3.5 Sonnet and GPT-4 Turbo on reasoning. Gemini 2.5 Pro wins; Claude 3.5 Sonnet is second."
 	for _, c := range ex.Candidates("", text).Rank(nil, 20) {
-		if k := graph.ConceptKey(c.Name); k == "pro" || k == "sonnet" || k == "turbo" {
+		if k := ident.ConceptKey(c.Name); k == "pro" || k == "sonnet" || k == "turbo" {
 			t.Errorf("candidate %q: a model's variant", c.Name)
 		}
 	}
-	gpt := graph.Concept{ID: graph.MakeID(graph.KindConcept, 1), Name: "generative pre-trained transformer", Key: graph.ConceptKey("generative pre-trained transformer")}
-	llama := graph.Concept{ID: graph.MakeID(graph.KindConcept, 2), Name: "LLaMA", Key: graph.ConceptKey("LLaMA")}
+	gpt := graph.Concept{ID: graph.MakeID(graph.KindConcept, 1), Name: "generative pre-trained transformer", Key: ident.ConceptKey("generative pre-trained transformer")}
+	llama := graph.Concept{ID: graph.MakeID(graph.KindConcept, 2), Name: "LLaMA", Key: ident.ConceptKey("LLaMA")}
 	resolve := func(key string, acronym bool) (graph.Concept, bool) {
 		switch {
 		case acronym && key == "GPT", key == gpt.Key:
@@ -275,12 +276,12 @@ func TestHyphenTailStartsNoName(t *testing.T) {
 	} {
 		keys := map[string]bool{}
 		for name := range want {
-			keys[graph.ConceptKey(name)] = true
+			keys[ident.ConceptKey(name)] = true
 		}
 		got := map[string]bool{}
 		ex.ScanMentions("", text, keys, nil, func(k string, _ bool, _ int) { got[k] = true })
 		for name, w := range want {
-			if got[graph.ConceptKey(name)] != w {
+			if got[ident.ConceptKey(name)] != w {
 				t.Errorf("%q says %q: %v, want %v", text, name, !w, w)
 			}
 		}
@@ -293,7 +294,7 @@ func wordConcepts(names ...string) ([]graph.Concept, func(string, bool) (graph.C
 	cs := make([]graph.Concept, len(names))
 	byKey := map[string]graph.Concept{}
 	for i, n := range names {
-		cs[i] = graph.Concept{ID: graph.MakeID(graph.KindConcept, uint64(i+1)), Name: n, Key: graph.ConceptKey(n)}
+		cs[i] = graph.Concept{ID: graph.MakeID(graph.KindConcept, uint64(i+1)), Name: n, Key: ident.ConceptKey(n)}
 		byKey[cs[i].Key] = cs[i]
 	}
 	return cs, func(key string, acronym bool) (graph.Concept, bool) {
@@ -322,7 +323,7 @@ func TestBasesOfTwoNouns(t *testing.T) {
 		t.Errorf("a scan found %v, want %s and %s", scanned, kb.Key, fb.Key)
 	}
 	for _, c := range ex.Candidates("", text).Rank(nil, 10) {
-		if graph.ConceptKey(c.Name) == graph.ConceptKey("knowledge basis") {
+		if ident.ConceptKey(c.Name) == ident.ConceptKey("knowledge basis") {
 			t.Errorf("candidate %q: knowledge bases are knowledge bases", c.Name)
 		}
 	}
@@ -351,10 +352,10 @@ func TestHyphenatedTailEndsName(t *testing.T) {
 // spell, which papers also write "U-Net", unless it names a concept as an
 // acronym ("LiDAR"); one in capitals ("FACE") does not name the word.
 func TestMixedCaseNameIsItsWord(t *testing.T) {
-	unet := graph.Concept{ID: graph.MakeID(graph.KindConcept, 1), Name: "unet", Key: graph.ConceptKey("unet")}
-	face := graph.Concept{ID: graph.MakeID(graph.KindConcept, 2), Name: "face", Key: graph.ConceptKey("face")}
-	ldar := graph.Concept{ID: graph.MakeID(graph.KindConcept, 3), Name: "light detection and ranging", Key: graph.ConceptKey("light detection and ranging")}
-	lidar := graph.Concept{ID: graph.MakeID(graph.KindConcept, 4), Name: "lidar", Key: graph.ConceptKey("lidar")}
+	unet := graph.Concept{ID: graph.MakeID(graph.KindConcept, 1), Name: "unet", Key: ident.ConceptKey("unet")}
+	face := graph.Concept{ID: graph.MakeID(graph.KindConcept, 2), Name: "face", Key: ident.ConceptKey("face")}
+	ldar := graph.Concept{ID: graph.MakeID(graph.KindConcept, 3), Name: "light detection and ranging", Key: ident.ConceptKey("light detection and ranging")}
+	lidar := graph.Concept{ID: graph.MakeID(graph.KindConcept, 4), Name: "lidar", Key: ident.ConceptKey("lidar")}
 	resolve := func(key string, acronym bool) (graph.Concept, bool) {
 		switch {
 		case !acronym && key == unet.Key:

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // TestNominalIngEvidence recomputes the corpus evidence behind nominalIng
@@ -34,7 +34,7 @@ func TestNominalIngEvidence(t *testing.T) {
 		if json.Unmarshal(sc.Bytes(), &rec) != nil {
 			continue
 		}
-		toks := e.tag(repairText(graph.LatexToText(rec.Abstract)))
+		toks := e.tag(repairText(ident.LatexToText(rec.Abstract)))
 		for i, tk := range toks {
 			w := strings.ToLower(tk.text)
 			if len(w) < 5 || !strings.HasSuffix(w, "ing") || strings.Contains(w, "-") {

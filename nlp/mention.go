@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // Mentions are found by surface form, not by the tagger: a paper mentions
@@ -25,7 +26,7 @@ const maxMentionParts = 6
 
 // mention is one distinct span key of a text with its evidence.
 type mention struct {
-	key     string // graph.ConceptKey of the span, or the acronym as written (singular) when acronym
+	key     string // ident.ConceptKey of the span, or the acronym as written (singular) when acronym
 	count   int32
 	first   int32 // token position
 	title   bool
@@ -143,23 +144,23 @@ func cutParts(toks []token) []part {
 			pk, ok := seen[p]
 			lp := strings.ToLower(p)
 			if !ok {
-				pk.key = graph.ConceptKey(p)
+				pk.key = ident.ConceptKey(p)
 				pk.skey = pk.key
 				switch {
 				case isAcronym(p):
 					pk.acr = singularAcronym(p)
 					if pk.acr != p {
-						pk.skey = graph.ConceptKey(pk.acr)
+						pk.skey = ident.ConceptKey(pk.acr)
 					}
 					if s := singular(lp); pk.acr == p && s != lp && strings.ContainsFunc(p, unicode.IsLower) {
-						pk.akey = graph.ConceptKey(s) // "UNets": UNet
+						pk.akey = ident.ConceptKey(s) // "UNets": UNet
 					}
 				case strings.HasSuffix(lp, "s") || irregular[lp] != "":
 					if s := singular(lp); s != lp {
-						pk.skey = graph.ConceptKey(s)
+						pk.skey = ident.ConceptKey(s)
 					}
 					if o, ok := otherSingular[lp]; ok {
-						pk.akey = graph.ConceptKey(o)
+						pk.akey = ident.ConceptKey(o)
 					}
 				}
 				seen[p] = pk
@@ -208,7 +209,7 @@ func (e *Extractor) spans(parts []part, acr acronyms, visit func(key []byte, tok
 			if parts[i].versioned {
 				visit([]byte(a+versionMark), parts[i].tok, true)
 			} else if long, ok := acr.long[a]; ok {
-				visit([]byte(graph.ConceptKey(e.canonical(long))), parts[i].tok, false)
+				visit([]byte(ident.ConceptKey(e.canonical(long))), parts[i].tok, false)
 			} else {
 				if strings.ContainsFunc(a, unicode.IsLower) {
 					// a name in mixed case ("UNet") names the concept
@@ -340,9 +341,9 @@ func (r *Ranking) Link(resolve func(key string, acronym bool) (graph.Concept, bo
 // every other character ends a span), and calls fn for each found: what a
 // scan of every stored paper can afford (graph.TermExtractor).
 func (e *Extractor) ScanMentions(title, text string, keys, acronyms map[string]bool, fn func(key string, acronym bool, count int)) {
-	toks := scanTokens(repairText(graph.LatexToText(title)), nil)
+	toks := scanTokens(repairText(ident.LatexToText(title)), nil)
 	toks = append(toks, token{".", "."})
-	toks = scanTokens(repairText(graph.LatexToText(text)), toks)
+	toks = scanTokens(repairText(ident.LatexToText(text)), toks)
 	e.scanParts(cutParts(toks), findAcronyms(toks), keys, acronyms, fn)
 }
 

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // Params weigh the evidence in a term's score. DefaultParams were tuned on
@@ -171,10 +172,10 @@ func (r *Ranking) Uses() []graph.Use {
 	}
 	// acronyms inside hyphenated words are no candidates ("LLM-as-a-Judge")
 	for _, m := range r.a.mentions {
-		if !m.acronym || strings.HasSuffix(m.key, versionMark) || seen[graph.ConceptKey(m.key)] {
+		if !m.acronym || strings.HasSuffix(m.key, versionMark) || seen[ident.ConceptKey(m.key)] {
 			continue
 		}
-		k := graph.ConceptKey(m.key)
+		k := ident.ConceptKey(m.key)
 		seen[k] = true
 		s := DefaultParams.score(features{freq: float64(m.count), first: m.first, words: 1, title: m.title, acronym: true},
 			idfOf(r.stats, k))
@@ -230,7 +231,7 @@ func (a *Analysis) ranked(p Params, stats graph.CorpusStats) []scored {
 			if !ok {
 				continue
 			}
-			key := graph.ConceptKey(long)
+			key := ident.ConceptKey(long)
 			if j, ok := byKey[key]; ok && j != i {
 				merged[i] = true
 				cands[j].Freq += c.Freq
@@ -292,7 +293,7 @@ func expandAcronyms(name string, stats graph.CorpusStats) (string, bool) {
 		if !isAcronym(w) {
 			continue
 		}
-		if long, ok := stats.Acronym(w); ok && graph.ConceptKey(long) != graph.ConceptKey(w) {
+		if long, ok := stats.Acronym(w); ok && ident.ConceptKey(long) != ident.ConceptKey(w) {
 			words[i] = long
 			changed = true
 		}

@@ -6,7 +6,7 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // A scan print is a small fingerprint of what ScanMentions can find in a
@@ -122,9 +122,9 @@ func fnvStart(kind byte) uint64 {
 // ScanMentionsPrint is ScanMentions that also returns the text's print
 // (see ScanFilter).
 func (e *Extractor) ScanMentionsPrint(title, text string, keys, acronyms map[string]bool, fn func(key string, acronym bool, count int)) []byte {
-	toks := scanTokens(repairText(graph.LatexToText(title)), nil)
+	toks := scanTokens(repairText(ident.LatexToText(title)), nil)
 	toks = append(toks, token{".", "."})
-	toks = scanTokens(repairText(graph.LatexToText(text)), toks)
+	toks = scanTokens(repairText(ident.LatexToText(text)), toks)
 	parts, acr := cutParts(toks), findAcronyms(toks)
 	if len(keys) > 0 || len(acronyms) > 0 {
 		e.scanParts(parts, acr, keys, acronyms, fn)
@@ -163,7 +163,7 @@ func (e *Extractor) printOf(parts []part, acr acronyms) []byte {
 		}
 	}
 	for _, long := range acr.long {
-		k := graph.ConceptKey(e.canonical(long))
+		k := ident.ConceptKey(e.canonical(long))
 		hs = append(hs, fnvAdd(fnvStart(printWord), k), fnvAdd(fnvStart(printFront), front(k)))
 	}
 	slices.Sort(hs)
@@ -202,7 +202,7 @@ func (e *Extractor) ScanFilter(names, acronyms []string) func(print []byte) bool
 	}
 	var keys []keyTest
 	for _, name := range names {
-		k := graph.ConceptKey(name)
+		k := ident.ConceptKey(name)
 		if k == "" {
 			continue
 		}

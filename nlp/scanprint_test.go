@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/nlp"
 )
 
@@ -16,7 +16,7 @@ func mayMiss(e *nlp.Extractor, title, text string, names, acronyms []string) (mi
 	byKey := map[string][]string{}
 	keys := map[string]bool{}
 	for _, n := range names {
-		k := graph.ConceptKey(n)
+		k := ident.ConceptKey(n)
 		byKey[k] = append(byKey[k], n)
 		keys[k] = true
 	}
@@ -129,9 +129,9 @@ func TestScanPrintOnArXiv(t *testing.T) {
 		}
 		for _, w := range strings.Fields(d.Abstract) {
 			w = strings.Trim(w, ".,;:()[]")
-			if graph.IsAcronym(w) && !seen[w] {
+			if ident.IsAcronym(w) && !seen[w] {
 				seen[w] = true
-				acronyms = append(acronyms, graph.SingularAcronym(w))
+				acronyms = append(acronyms, ident.SingularAcronym(w))
 			}
 		}
 	}
@@ -197,7 +197,7 @@ func BenchmarkScanPrint(b *testing.B) {
 	names = names[:min(180, len(names))]
 	keys := map[string]bool{}
 	for _, n := range names {
-		keys[graph.ConceptKey(n)] = true
+		keys[ident.ConceptKey(n)] = true
 	}
 	prints := make([][]byte, len(docs))
 	for i, d := range docs {

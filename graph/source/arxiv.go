@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // arxivRecord is one line of arXiv metadata in the Kaggle snapshot layout.
@@ -233,7 +234,7 @@ func arxivYear(rec arxivRecord, id string) int {
 	if t, ok := firstVersion(rec); ok {
 		return t.UTC().Year()
 	}
-	key := graph.ArXivKey(id)
+	key := ident.ArXivKey(id)
 	if yymm, _, ok := strings.Cut(key, "."); ok && len(yymm) == 4 {
 		if yy, err := strconv.Atoi(yymm[:2]); err == nil {
 			return 2000 + yy

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // atomEntry is one entry of an arXiv API feed (Atom 1.0 with arXiv's
@@ -148,7 +149,7 @@ func atomDocument(name string, line int, e *atomEntry) (graph.Document, error) {
 		rec.Subjects = append(rec.Subjects, p)
 	}
 	for _, c := range e.Categories {
-		if t := strings.TrimSpace(c.Term); t != "" && graph.LooksLikeSubject(t) {
+		if t := strings.TrimSpace(c.Term); t != "" && ident.LooksLikeSubject(t) {
 			rec.Subjects = append(rec.Subjects, t) // duplicates are dropped by ingest
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/graph/source"
 )
 
@@ -20,14 +21,14 @@ func TestAtomFeed(t *testing.T) {
 		t.Fatalf("%d documents, failures %v; want 2 and one without title", len(docs), bad)
 	}
 	r := docs[0].Records[0]
-	if docs[0].Format != "atom" || r.ArXivID != "http://arxiv.org/abs/2603.01234v2" || graph.ArXivKey(r.ArXivID) != "2603.01234" ||
+	if docs[0].Format != "atom" || r.ArXivID != "http://arxiv.org/abs/2603.01234v2" || ident.ArXivKey(r.ArXivID) != "2603.01234" ||
 		r.Title != "Process Reward Models for Multimodal Reasoning" || !strings.HasPrefix(r.Abstract, "Process reward models (PRMs) score") ||
 		strings.Join(r.Authors, "; ") != `Hinrich Sch\"utze; Ann Smith` || strings.Join(r.Subjects, " ") != "cs.CL cs.CL cs.LG" ||
 		r.DOI != "10.1000/EXAMPLE.2026.1" || r.Venue != "Proc. Example Conf. 2026" || r.Year != 2026 || r.Line < 10 ||
 		r.Date != "2026-03-02" { // published (the first version), not updated
 		t.Errorf("first entry: %+v", r)
 	}
-	if r := docs[1].Records[0]; graph.ArXivKey(r.ArXivID) != "hep-th/9901001" || r.Year != 1999 || r.Subjects[0] != "hep-th" {
+	if r := docs[1].Records[0]; ident.ArXivKey(r.ArXivID) != "hep-th/9901001" || r.Year != 1999 || r.Subjects[0] != "hep-th" {
 		t.Errorf("second entry: %+v", r)
 	}
 }

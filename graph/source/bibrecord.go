@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 )
 
 var arxivInText = regexp.MustCompile(`(?i)arxiv[:\s/]*((?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)`)
@@ -17,7 +18,7 @@ var arxivInText = regexp.MustCompile(`(?i)arxiv[:\s/]*((?:\d{4}\.\d{4,5}|[a-z-]+
 // bibText renders a field value as text: LaTeX to Unicode, the braces that
 // protect case dropped.
 func bibText(s string) string {
-	return graph.CleanText(strings.NewReplacer("{", "", "}", "").Replace(graph.LatexToText(s)))
+	return ident.CleanText(strings.NewReplacer("{", "", "}", "").Replace(ident.LatexToText(s)))
 }
 
 func bibDocument(name string, e *bibEntry) (graph.Document, error) {
@@ -185,7 +186,7 @@ func bibORCIDs(authors []string, field string) []graph.AuthorInfo {
 		at := -1
 		if n := BibNames(name); len(n) == 1 {
 			for i, a := range authors {
-				if graph.FoldKey(a) == graph.FoldKey(n[0]) {
+				if ident.FoldKey(a) == ident.FoldKey(n[0]) {
 					at = i
 				}
 			}

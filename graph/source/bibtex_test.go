@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/graph/source"
 )
 
@@ -31,7 +32,7 @@ func TestBibTeX(t *testing.T) {
 	}
 	r = docs[1].Records[0]
 	if r.Title != "Strings on Branes: a first look" || strings.Join(r.Authors, "; ") != "Ann Smith Jr; José García" ||
-		r.Year != 1999 || r.Date != "" || graph.ArXivKey(r.ArXivID) != "hep-th/9901001" {
+		r.Year != 1999 || r.Date != "" || ident.ArXivKey(r.ArXivID) != "hep-th/9901001" {
 		t.Errorf("second entry: %+v", r)
 	}
 	if r := docs[2].Records[0]; r.Title != "Found After a Broken Entry" {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // Titles are short; a "title" longer than this is an abstract whose title
@@ -28,7 +29,7 @@ func parseProfile(name string, lines []line) (graph.Document, error) {
 	if len(lines) < 2 || !strings.EqualFold(lines[1].text, "Publications") {
 		return doc, fmt.Errorf("%s:1: profile page must start with a name line and a \"Publications\" line", name)
 	}
-	owner := graph.CleanText(lines[0].text)
+	owner := ident.CleanText(lines[0].text)
 	if err := checkName(owner); err != nil {
 		return doc, fmt.Errorf("%s:%d: page owner %v", name, lines[0].n, err)
 	}
@@ -76,7 +77,7 @@ func parseSubjects(name string, lines []line) (graph.Document, error) {
 	if len(lines) < 2 {
 		return doc, fmt.Errorf("%s:1: subjects listing has no owner line after \"arXiv subjects\"", name)
 	}
-	owner := graph.CleanText(lines[1].text)
+	owner := ident.CleanText(lines[1].text)
 	if err := checkName(owner); err != nil {
 		return doc, fmt.Errorf("%s:%d: listing owner %v", name, lines[1].n, err)
 	}
@@ -86,7 +87,7 @@ func parseSubjects(name string, lines []line) (graph.Document, error) {
 		switch {
 		case atLeast.MatchString(l.text):
 		case attributed.MatchString(l.text):
-			if who := attributed.FindStringSubmatch(l.text)[1]; graph.NameKey(who) != graph.NameKey(owner) {
+			if who := attributed.FindStringSubmatch(l.text)[1]; ident.NameKey(who) != ident.NameKey(owner) {
 				doc.Warnings = append(doc.Warnings, fmt.Sprintf("%s:%d: attributed to %q but the listing names %q", name, l.n, who, owner))
 			}
 		default:
@@ -149,10 +150,10 @@ func isSubjectLine(s string) bool {
 		return false
 	}
 	for _, c := range codes {
-		if !graph.LooksLikeSubject(c) {
+		if !ident.LooksLikeSubject(c) {
 			return false
 		}
-		if _, known := graph.SubjectName(graph.CanonicalSubject(c)); !known && !strings.Contains(c, ".") {
+		if _, known := ident.SubjectName(ident.CanonicalSubject(c)); !known && !strings.Contains(c, ".") {
 			return false
 		}
 	}

@@ -1,4 +1,4 @@
-package graph
+package ident
 
 import "strings"
 

@@ -1,4 +1,4 @@
-package graph
+package ident
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ import (
 // Unicode compatibility-folded (GD²PO → GD2PO, ligatures split), diacritics
 // removed, lower case, and every run of punctuation or space turned into one
 // space.
-func TitleKey(title string) string { return foldKey(LatexToText(title)) }
+func TitleKey(title string) string { return FoldRendered(LatexToText(title)) }
 
 // NameKey is the identity key of a person's name: LaTeX accents rendered,
 // Unicode NFC, lower case, spacing collapsed. Diacritics are kept ("Schütze"
@@ -28,7 +28,7 @@ func NameKey(name string) string {
 // FoldKey is the loosest key used for lookups: like TitleKey, so case,
 // diacritics, punctuation and spacing are all ignored ("Hinrich Schutze"
 // finds "Hinrich Schütze").
-func FoldKey(s string) string { return foldKey(LatexToText(s)) }
+func FoldKey(s string) string { return FoldRendered(LatexToText(s)) }
 
 // ConceptKey is the identity key of a concept: FoldKey with the spaces
 // removed as well, so hyphen and space variants are one concept
@@ -127,14 +127,14 @@ func ArXivKey(s string) string {
 	if len(s) > 6 && strings.EqualFold(s[:6], "arxiv:") {
 		s = s[6:]
 	}
-	if i := strings.LastIndexByte(s, 'v'); i > 0 && i < len(s)-1 && allDigits(s[i+1:]) {
+	if i := strings.LastIndexByte(s, 'v'); i > 0 && i < len(s)-1 && AllDigits(s[i+1:]) {
 		s = s[:i]
 	}
 	// new style YYMM.NNNN(N); old style archive(.class)/YYMMNNN
-	if yymm, num, ok := strings.Cut(s, "."); ok && len(yymm) == 4 && allDigits(yymm) && (len(num) == 4 || len(num) == 5) && allDigits(num) {
+	if yymm, num, ok := strings.Cut(s, "."); ok && len(yymm) == 4 && AllDigits(yymm) && (len(num) == 4 || len(num) == 5) && AllDigits(num) {
 		return s
 	}
-	if arch, num, ok := strings.Cut(s, "/"); ok && len(num) == 7 && allDigits(num) && LooksLikeSubject(strings.ToLower(arch)) {
+	if arch, num, ok := strings.Cut(s, "/"); ok && len(num) == 7 && AllDigits(num) && LooksLikeSubject(strings.ToLower(arch)) {
 		return strings.ToLower(arch) + "/" + num
 	}
 	return ""
@@ -156,7 +156,7 @@ func DOIKey(s string) string {
 	return s
 }
 
-func allDigits(s string) bool {
+func AllDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
@@ -168,15 +168,15 @@ func allDigits(s string) bool {
 // Tokens splits s into the folded words a search index keys on.
 func Tokens(s string) []string { return strings.Fields(FoldKey(s)) }
 
-// foldKey folds already-rendered text.
-func foldKey(s string) string {
+// FoldRendered folds already-rendered text.
+func FoldRendered(s string) string {
 	if k, ok := foldASCII(s); ok {
 		return k
 	}
 	return foldUnicode(s)
 }
 
-// foldUnicode is foldKey for any text.
+// foldUnicode is FoldRendered for any text.
 func foldUnicode(s string) string {
 	s = norm.NFKD.String(s)
 	var b strings.Builder
@@ -207,7 +207,7 @@ func foldUnicode(s string) string {
 	return b.String()
 }
 
-// foldASCII is foldKey for ASCII text, without Unicode normalisation (most
+// foldASCII is FoldRendered for ASCII text, without Unicode normalisation (most
 // words of most texts: concept keys are built for every span of every
 // abstract).
 func foldASCII(s string) (string, bool) {
@@ -253,11 +253,11 @@ func foldByte(c byte) (byte, bool) {
 	return 0, false
 }
 
-// foldedEqual reports whether FoldKey(s) == key, without building
+// FoldedEqual reports whether FoldKey(s) == key, without building
 // FoldKey(s) when s is plain ASCII (no LaTeX, no control character): a
 // search compares the query with the label of every node it matched, and
 // folding each label was a quarter of a search's time.
-func foldedEqual(s, key string) bool {
+func FoldedEqual(s, key string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 0x7f || c < 0x20 || c == '\\' || c == '$' {
 			return FoldKey(s) == key

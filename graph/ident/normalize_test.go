@@ -1,11 +1,11 @@
-package graph_test
+package ident_test
 
 import (
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/ident"
 )
 
 func TestLatexToText(t *testing.T) {
@@ -26,8 +26,8 @@ func TestLatexToText(t *testing.T) {
 		{`$^{\dagger}$ note`, "^† note"},
 		{`$O(\log n)$ time`, "O(log n) time"},
 	} {
-		if got := graph.LatexToText(tc.in); got != tc.want {
-			t.Errorf("LatexToText(%q): got %q, want %q", tc.in, got, tc.want)
+		if got := ident.LatexToText(tc.in); got != tc.want {
+			t.Errorf("ident.LatexToText(%q): got %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -40,56 +40,43 @@ func TestTitleKey(t *testing.T) {
 		{"ﬁne-tuning", "fine tuning"},
 	}
 	for _, group := range same {
-		k := graph.TitleKey(group[0])
+		k := ident.TitleKey(group[0])
 		for _, s := range group[1:] {
-			if got := graph.TitleKey(s); got != k {
-				t.Errorf("TitleKey(%q) = %q, want %q (as for %q)", s, got, k, group[0])
+			if got := ident.TitleKey(s); got != k {
+				t.Errorf("ident.TitleKey(%q) = %q, want %q (as for %q)", s, got, k, group[0])
 			}
 		}
 	}
-	if graph.TitleKey("Skill Self-Play") == graph.TitleKey("Search Self-play") {
+	if ident.TitleKey("Skill Self-Play") == ident.TitleKey("Search Self-play") {
 		t.Error("different titles share a key")
 	}
 }
 
 func TestNameKeys(t *testing.T) {
-	if a, b := graph.NameKey("Hinrich  Schütze"), graph.NameKey("hinrich schu\u0308tze"); a != b {
+	if a, b := ident.NameKey("Hinrich  Schütze"), ident.NameKey("hinrich schu\u0308tze"); a != b {
 		t.Errorf("NFC: %q vs %q", a, b)
 	}
-	if graph.NameKey("Hinrich Schütze") == graph.NameKey("Hinrich Schutze") {
+	if ident.NameKey("Hinrich Schütze") == ident.NameKey("Hinrich Schutze") {
 		t.Error("NameKey must keep diacritics")
 	}
-	if a, b := graph.FoldKey("Hinrich Schütze"), graph.FoldKey("HINRICH SCHUTZE"); a != b {
+	if a, b := ident.FoldKey("Hinrich Schütze"), ident.FoldKey("HINRICH SCHUTZE"); a != b {
 		t.Errorf("FoldKey: %q vs %q", a, b)
 	}
-	if got := graph.NameKey(`Sch{\"u}tze, Hinrich`); got != "schütze, hinrich" {
+	if got := ident.NameKey(`Sch{\"u}tze, Hinrich`); got != "schütze, hinrich" {
 		t.Errorf("NameKey with LaTeX accent: %q", got)
 	}
 }
 
-func TestParseID(t *testing.T) {
-	id := graph.MakeID(graph.KindConcept, 42)
-	got, err := graph.ParseID(id.String())
-	if err != nil || got != id || id.String() != "concept:42" {
-		t.Fatalf("round trip: %s → %v, %v", id, got, err)
-	}
-	for _, bad := range []string{"", "42", "paper:", "paper:0", "paper:-1", "paper:+1", "paper:01", "nope:3", "paper:1x", "paper:72057594037927936"} {
-		if _, err := graph.ParseID(bad); graph.ErrorCode(err) != graph.Invalid {
-			t.Errorf("ParseID(%q): got %v, want an Invalid error", bad, err)
-		}
-	}
-}
-
 func TestSubjects(t *testing.T) {
-	if n, ok := graph.SubjectName("cs.LG"); !ok || n != "Machine Learning" {
+	if n, ok := ident.SubjectName("cs.LG"); !ok || n != "Machine Learning" {
 		t.Errorf("cs.LG: %q %v", n, ok)
 	}
-	if c := graph.CanonicalSubject(" CS.lg "); c != "cs.LG" {
+	if c := ident.CanonicalSubject(" CS.lg "); c != "cs.LG" {
 		t.Errorf("CanonicalSubject: %q", c)
 	}
 	for s, want := range map[string]bool{"cs.LG": true, "eess.AS": true, "quant-ph": true, "physics.comp-ph": true, "hello world": false, "cs.": false, "Dynamo": false} {
-		if graph.LooksLikeSubject(s) != want {
-			t.Errorf("LooksLikeSubject(%q) != %v", s, want)
+		if ident.LooksLikeSubject(s) != want {
+			t.Errorf("ident.LooksLikeSubject(%q) != %v", s, want)
 		}
 	}
 }
@@ -99,48 +86,16 @@ func FuzzLatexToText(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := graph.LatexToText(s)
+		out := ident.LatexToText(s)
 		if utf8.ValidString(s) && !utf8.ValidString(out) {
 			t.Fatalf("invalid UTF-8 out of valid input %q: %q", s, out)
 		}
 		if len(out) > 4*len(s)+16 {
 			t.Fatalf("output grew from %d to %d bytes", len(s), len(out))
 		}
-		k := graph.TitleKey(s)
+		k := ident.TitleKey(s)
 		if strings.Contains(k, "  ") || strings.TrimSpace(k) != k {
 			t.Fatalf("key %q not space-normalised", k)
-		}
-	})
-}
-
-func FuzzParseID(f *testing.F) {
-	f.Add("paper:1")
-	f.Add("author:18446744073709551615")
-	f.Fuzz(func(t *testing.T, s string) {
-		id, err := graph.ParseID(s)
-		if err != nil {
-			return
-		}
-		if back, err := graph.ParseID(id.String()); err != nil || back != id {
-			t.Fatalf("%q parsed to %v but %s does not round-trip", s, id, id)
-		}
-	})
-}
-
-func FuzzDecodeCursor(f *testing.F) {
-	f.Add("bgAPzRIAAAEAAAAAAAAAAWdyb3VuZGluZ3RoZXNjb3Jl")
-	f.Add("cgAPzRIB9AEAAAAAAAAAAQ")
-	f.Add("-BVhdHAgYmVuY2gAAQAAAAAAAAE")
-	f.Add("")
-	f.Fuzz(func(t *testing.T, s string) {
-		for _, o := range []graph.PaperOrder{graph.Newest, graph.Oldest, graph.Relevance} {
-			back, err := graph.ReencodeCursor(s, o)
-			if err != nil {
-				continue
-			}
-			if again, err := graph.ReencodeCursor(back, o); err != nil || again != back {
-				t.Fatalf("cursor %q decoded and encoded as %q, which reads back as %q (%v)", s, back, again, err)
-			}
 		}
 	})
 }
@@ -151,14 +106,14 @@ func TestConceptKeyMergesVariants(t *testing.T) {
 		{"vision-language model", "vision language model", "Vision-Language Model"},
 		{"RL", "rl"},
 	} {
-		k := graph.ConceptKey(group[0])
+		k := ident.ConceptKey(group[0])
 		for _, s := range group[1:] {
-			if graph.ConceptKey(s) != k {
-				t.Errorf("ConceptKey(%q) = %q, want %q as for %q", s, graph.ConceptKey(s), k, group[0])
+			if ident.ConceptKey(s) != k {
+				t.Errorf("ident.ConceptKey(%q) = %q, want %q as for %q", s, ident.ConceptKey(s), k, group[0])
 			}
 		}
 	}
-	if graph.ConceptKey("reward model") == graph.ConceptKey("reward modeling") {
+	if ident.ConceptKey("reward model") == ident.ConceptKey("reward modeling") {
 		t.Error("different terms share a key")
 	}
 }
@@ -169,8 +124,8 @@ func FuzzFoldASCII(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := graph.FoldKey(s), graph.FoldKeySlow(s); got != want {
-			t.Fatalf("FoldKey(%q) = %q, want %q", s, got, want)
+		if got, want := ident.FoldKey(s), ident.FoldKeySlow(s); got != want {
+			t.Fatalf("ident.FoldKey(%q) = %q, want %q", s, got, want)
 		}
 	})
 }
@@ -181,8 +136,8 @@ func FuzzCleanText(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := graph.CleanText(s), graph.CleanTextSlow(s); got != want {
-			t.Fatalf("CleanText(%q) = %q, want %q", s, got, want)
+		if got, want := ident.CleanText(s), ident.CleanTextSlow(s); got != want {
+			t.Fatalf("ident.CleanText(%q) = %q, want %q", s, got, want)
 		}
 	})
 }
@@ -195,14 +150,14 @@ func TestAmericanSpelling(t *testing.T) {
 		"supervised": "supervised", "noise": "noise", "promise": "promise", "analyses": "analyses",
 		"hour": "hour", "metric": "metric", "fulfil": "fulfill", "grey": "gray", "model": "model",
 	} {
-		if got := graph.AmericanSpelling(in); got != want {
-			t.Errorf("AmericanSpelling(%q) = %q, want %q", in, got, want)
+		if got := ident.AmericanSpelling(in); got != want {
+			t.Errorf("ident.AmericanSpelling(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if graph.ConceptKey("Policy Optimisation") != graph.ConceptKey("policy optimization") {
+	if ident.ConceptKey("Policy Optimisation") != ident.ConceptKey("policy optimization") {
 		t.Error("British and American spellings are two concept keys")
 	}
-	if graph.ConceptKey("dialogue system") != graph.ConceptKey("dialog systems"[:13]) {
+	if ident.ConceptKey("dialogue system") != ident.ConceptKey("dialog systems"[:13]) {
 		t.Error("dialogue and dialog are two concept keys")
 	}
 }
@@ -215,9 +170,9 @@ func FuzzFoldedEqual(f *testing.F) {
 		f.Add(p[0], p[1])
 	}
 	f.Fuzz(func(t *testing.T, s, q string) {
-		for _, key := range []string{graph.FoldKey(q), graph.FoldKey(s), q} {
-			if got, want := graph.FoldedEqual(s, key), graph.FoldKey(s) == key; got != want {
-				t.Fatalf("foldedEqual(%q, %q) = %v, want %v", s, key, got, want)
+		for _, key := range []string{ident.FoldKey(q), ident.FoldKey(s), q} {
+			if got, want := ident.FoldedEqual(s, key), ident.FoldKey(s) == key; got != want {
+				t.Fatalf("ident.FoldedEqual(%q, %q) = %v, want %v", s, key, got, want)
 			}
 		}
 	})

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/people"
 )
 
 // AuthorInfo is what a source says about one author of one paper beyond
@@ -31,8 +32,8 @@ func (i AuthorInfo) encode() []byte {
 // and checked, the rest as plain text.
 func (i AuthorInfo) clean() AuthorInfo {
 	i.ORCID = ORCIDKey(i.ORCID)
-	i.Affiliation = truncate(ident.CleanText(ident.LatexToText(i.Affiliation)), 300)
-	i.Email = truncate(strings.TrimSpace(strings.ToLower(i.Email)), 200)
+	i.Affiliation = ident.Clip(ident.CleanText(ident.LatexToText(i.Affiliation)), 300)
+	i.Email = ident.Clip(strings.TrimSpace(strings.ToLower(i.Email)), 200)
 	return i
 }
 
@@ -100,7 +101,7 @@ func authorInfo(r Reader, paper NodeID, block string) (AuthorInfo, error) {
 func affilWords(aff, email string) []string {
 	var out []string
 	if aff != "" {
-		out = evidenceWords(aff, nil)
+		out = people.EvidenceWords(aff, nil)
 	}
 	if i := strings.LastIndex(email, "@"); i >= 0 && i < len(email)-1 {
 		out = append(out, "@"+ident.FoldKey(email[i+1:]))

@@ -2,10 +2,9 @@ package graph
 
 import (
 	"slices"
-	"strings"
-	"unicode"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/people"
 )
 
 // Author names: which person a name on a paper is. A full name is its
@@ -45,7 +44,7 @@ func (w *writer) resolveAuthors(paper NodeID, names []string) ([]NodeID, error) 
 	ids := make([]NodeID, len(names))
 	var abbreviated []int
 	for i, name := range names {
-		if isAbbreviated(name) {
+		if people.IsAbbreviated(name) {
 			abbreviated = append(abbreviated, i)
 			continue
 		}
@@ -90,7 +89,7 @@ func (w *writer) resolveAuthors(paper NodeID, names []string) ([]NodeID, error) 
 			if err != nil {
 				return nil, err
 			}
-			if !isAbbreviated(n.Label) && initialsFit(names[i], n.Label) {
+			if !people.IsAbbreviated(n.Label) && people.InitialsFit(names[i], n.Label) {
 				match = c
 				count++
 			}
@@ -161,83 +160,11 @@ func (w *writer) addAuthorAlias(a NodeID, name string) error {
 	if err := w.tx.PutNode(n); err != nil {
 		return err
 	}
-	if isAbbreviated(name) {
+	if people.IsAbbreviated(name) {
 		return nil
 	}
 	if err := w.index(a, IdxAuthorName, ident.NameKey(name)); err != nil {
 		return err
 	}
 	return w.index(a, IdxAuthorFold, ident.FoldKey(name))
-}
-
-// splitName returns the given names and the last name ("Hinrich Schütze"
-// → ["Hinrich"], "Schütze"). Particles stay with the given names.
-func splitName(name string) ([]string, string) {
-	f := strings.Fields(name)
-	if len(f) == 0 {
-		return nil, ""
-	}
-	return f[:len(f)-1], f[len(f)-1]
-}
-
-// isAbbreviated: every given name is an initial ("H.", "H", "J.-P.", "JM").
-func isAbbreviated(name string) bool {
-	given, last := splitName(name)
-	if len(given) == 0 || last == "" {
-		return false
-	}
-	for _, g := range given {
-		letters := 0
-		for _, r := range g {
-			if unicode.IsLetter(r) {
-				letters++
-				if unicode.IsLower(r) {
-					return false
-				}
-			}
-		}
-		if letters == 0 || letters > 3 {
-			return false
-		}
-	}
-	return true
-}
-
-// initialsFit: same last name (diacritics and case folded) and the
-// abbreviated name's initials are the initials of the full name's given
-// names, in order ("H. Schütze" fits "Hinrich Schütze"; "H. J. Smith" fits
-// "Hans-Jürgen Smith" and "Hans Jürgen Smith", not "Hans Smith").
-func initialsFit(abbrev, full string) bool {
-	ag, al := splitName(abbrev)
-	fg, fl := splitName(full)
-	if ident.FoldKey(al) != ident.FoldKey(fl) || len(fg) == 0 {
-		return false
-	}
-	var want, have []rune
-	for _, g := range ag {
-		for _, r := range g {
-			if unicode.IsLetter(r) {
-				want = append(want, unicode.ToLower(r))
-			}
-		}
-	}
-	for _, g := range fg {
-		for _, part := range strings.Split(g, "-") {
-			for _, r := range ident.FoldKey(part) {
-				have = append(have, r)
-				break
-			}
-		}
-	}
-	return string(want) == string(have)
-}
-
-// hasLetter reports whether a name has a letter at all (":" is no name).
-func hasLetter(s string) bool {
-	for _, r := range s {
-		if unicode.IsLetter(r) {
-			return true
-		}
-	}
-	return false
 }

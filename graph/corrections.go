@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/people"
 )
 
 // Manual corrections of people. A curated index needs them: clustering
@@ -161,7 +162,7 @@ func addCorrection(tx Tx, block string, c Correction) error {
 func (s *Service) holders(ctx context.Context, block string, idents ...string) ([]NodeID, error) {
 	out := make([]NodeID, len(idents))
 	err := s.read(ctx, func(r Reader) error {
-		ps, err := people(r, block)
+		ps, err := peopleOf(r, block)
 		if err != nil {
 			return err
 		}
@@ -234,7 +235,7 @@ func peopleCurrent(r Reader) error {
 	if err != nil {
 		return err
 	}
-	ps, err := people(r, ident.NameKey(n.Label))
+	ps, err := peopleOf(r, ident.NameKey(n.Label))
 	if err != nil {
 		return err
 	}
@@ -334,8 +335,8 @@ func corrections(r Reader, block string) ([]Correction, error) {
 
 // constraintsOf turns corrections into clustering constraints; a later
 // correction overrides what an earlier one said about the same papers.
-func constraintsOf(cs []Correction) []Constraint {
-	var out []Constraint
+func constraintsOf(cs []Correction) []people.Constraint {
+	var out []people.Constraint
 	for _, c := range cs {
 		switch c.Op {
 		case "merge":
@@ -348,7 +349,7 @@ func constraintsOf(cs []Correction) []Constraint {
 					out[i].B = slices.DeleteFunc(slices.Clone(out[i].B), func(p string) bool { return in[p] })
 				}
 			}
-			out = append(out, Constraint{A: c.Papers, Same: true})
+			out = append(out, people.Constraint{A: c.Papers, Same: true})
 		case "split":
 			in := map[string]bool{}
 			for _, p := range c.Papers {
@@ -358,17 +359,17 @@ func constraintsOf(cs []Correction) []Constraint {
 			for _, p := range c.Rest {
 				rest[p] = true
 			}
-			var kept []Constraint
+			var kept []people.Constraint
 			for _, o := range out { // earlier merges no longer join them
 				if o.Same && hasAny(o.A, in) && hasAny(o.A, rest) {
 					a := slices.DeleteFunc(slices.Clone(o.A), func(p string) bool { return !in[p] })
 					b := slices.DeleteFunc(slices.Clone(o.A), func(p string) bool { return in[p] })
-					kept = append(kept, Constraint{A: a, Same: true}, Constraint{A: b, Same: true})
+					kept = append(kept, people.Constraint{A: a, Same: true}, people.Constraint{A: b, Same: true})
 					continue
 				}
 				kept = append(kept, o)
 			}
-			out = append(kept, Constraint{A: c.Papers, Same: true}, Constraint{A: c.Papers, B: c.Rest})
+			out = append(kept, people.Constraint{A: c.Papers, Same: true}, people.Constraint{A: c.Papers, B: c.Rest})
 		}
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/paperindex"
 )
 
 // Date is a publication date: the first version's, where a source gives
@@ -19,7 +20,7 @@ type Date struct{ Year, Month, Day int }
 // ParseDate reads "2025", "2025-07" or "2025-07-14" (years 1000–9999).
 func ParseDate(s string) (Date, error) {
 	bad := func() (Date, error) {
-		return Date{}, Errorf(Invalid, "date %q: want YYYY, YYYY-MM or YYYY-MM-DD", truncate(s, 32))
+		return Date{}, Errorf(Invalid, "date %q: want YYYY, YYYY-MM or YYYY-MM-DD", ident.Clip(s, 32))
 	}
 	parts := strings.Split(s, "-")
 	if len(parts) > 3 || len(parts[0]) != 4 {
@@ -50,7 +51,7 @@ func ParseDate(s string) (Date, error) {
 func ParseMonth(s string) (Date, error) {
 	d, err := ParseDate(s)
 	if err != nil || d.Month == 0 || d.Day != 0 {
-		return Date{}, Errorf(Invalid, "month %q: want YYYY-MM", truncate(s, 32))
+		return Date{}, Errorf(Invalid, "month %q: want YYYY-MM", ident.Clip(s, 32))
 	}
 	return d, nil
 }
@@ -83,9 +84,12 @@ func (d Date) MonthString() string {
 // packed orders dates: by year, then month, then day, an unknown part
 // before every known one (so newest first puts a paper known only by its
 // year after that year's dated papers).
-func (d Date) packed() uint32 { return uint32(d.Year)<<9 | uint32(d.Month)<<5 | uint32(d.Day) }
+func (d Date) packed() uint32 { return paperindex.PackDate(d.Year, d.Month, d.Day) }
 
-func unpackDate(p uint32) Date { return Date{int(p >> 9), int(p >> 5 & 15), int(p & 31)} }
+func unpackDate(p uint32) Date {
+	y, m, d := paperindex.UnpackDate(p)
+	return Date{y, m, d}
+}
 
 // monthIndex numbers months consecutively (year·12 + month − 1); -1 when
 // the month is unknown.

@@ -9,54 +9,6 @@ import (
 	"github.com/researchkg/kg/graph"
 )
 
-func TestLastBurst(t *testing.T) {
-	flat := []int{100, 100, 100, 100, 100, 100}
-	for _, c := range []struct {
-		name       string
-		r, d       []int
-		ok         bool
-		start, pap int
-	}{
-		{"steady use", []int{5, 6, 4, 5, 6, 5}, flat, false, 0, 0},
-		{"never used", []int{0, 0, 0, 0, 0, 0}, flat, false, 0, 0},
-		{"rising in the last two months", []int{2, 3, 2, 3, 20, 25}, flat, true, 4, 45},
-		{"new in the last month", []int{0, 0, 0, 0, 0, 12}, flat, true, 5, 12},
-		{"a burst that ended", []int{2, 20, 25, 3, 2, 3}, flat, false, 0, 0},
-		// the same share of fewer papers is no burst: rates, not counts
-		{"fewer papers, same share", []int{5, 5, 5, 5, 2, 2}, []int{100, 100, 100, 100, 40, 40}, false, 0, 0},
-		{"more papers, same share", []int{5, 5, 5, 5, 20, 20}, []int{100, 100, 100, 100, 400, 400}, false, 0, 0},
-		{"one month", []int{3}, []int{10}, false, 0, 0},
-		{"empty months between", []int{1, 0, 1, 0, 1, 15}, []int{100, 0, 100, 0, 100, 100}, true, 5, 15},
-	} {
-		b, ok := graph.LastBurst(c.r, c.d)
-		if ok != c.ok || ok && (b.Start != c.start || b.End != len(c.r)-1 || b.Papers != c.pap || b.Weight <= 0) {
-			t.Errorf("%s: %+v %v, want ok %v from %d with %d papers", c.name, b, ok, c.ok, c.start, c.pap)
-		}
-	}
-	// a stronger burst weighs more
-	weak, _ := graph.LastBurst([]int{2, 3, 2, 3, 10, 12}, flat)
-	strong, _ := graph.LastBurst([]int{2, 3, 2, 3, 30, 40}, flat)
-	if weak.Weight >= strong.Weight {
-		t.Errorf("weights %.2f (weak) and %.2f (strong)", weak.Weight, strong.Weight)
-	}
-}
-
-func FuzzLastBurst(f *testing.F) {
-	f.Add([]byte{1, 2, 3, 4}, []byte{10, 10, 10, 10})
-	f.Fuzz(func(t *testing.T, rb, db []byte) {
-		n := min(len(rb), len(db))
-		r, d := make([]int, n), make([]int, n)
-		for i := range n {
-			d[i] = int(db[i])
-			r[i] = min(int(rb[i]), d[i])
-		}
-		b, ok := graph.LastBurst(r, d)
-		if ok && (b.Start < 0 || b.End != n-1 || b.Start > b.End || b.Weight <= 0) {
-			t.Fatalf("r %v d %v: burst %+v", r, d, b)
-		}
-	})
-}
-
 // plantedCorpus is eight months of papers on eight topics, each paper on
 // one topic chosen at random; in the last two months a third of the papers
 // are on skill libraries, a topic no paper had before.
@@ -131,20 +83,6 @@ func TestEmergingFindsAPlantedBurst(t *testing.T) {
 		if e.Node.Label == "skill library" {
 			t.Errorf("a burst begun before the window: %+v", e)
 		}
-	}
-}
-
-// A month's expected uses come from its mix of subjects: uses that rise
-// as the expectation rises are no burst, the same uses against a flat
-// expectation are one.
-func TestLastBurstExpected(t *testing.T) {
-	r := []int{5, 5, 5, 5, 20, 20}
-	d := []int{100, 100, 100, 100, 100, 100}
-	if _, ok := graph.LastBurstExpected(r, d, []float64{5, 5, 5, 5, 20, 20}); ok {
-		t.Error("uses that follow what the subjects expect make a burst")
-	}
-	if b, ok := graph.LastBurstExpected(r, d, nil); !ok || b.Start != 4 {
-		t.Errorf("the same uses against the series' rate: %+v %v, want a burst from month 4", b, ok)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/researchkg/kg/graph/paperindex"
 )
 
 // SetCoRecountMin sets how many papers to count make a settle recount
@@ -23,12 +25,6 @@ func SetSettleWrites(n int) (restore func()) {
 	return func() { settleWrites = old }
 }
 
-// EvidenceWords is evidenceWords, for tests.
-var EvidenceWords = evidenceWords
-
-// IsAbbreviated is isAbbreviated, for tests.
-var IsAbbreviated = isAbbreviated
-
 // Store is the service's store, for tests.
 func (s *Service) Store() Store { return s.store }
 
@@ -45,7 +41,7 @@ func ReencodeCursor(s string, o PaperOrder) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return c.encode(), nil
+	return c.Encode(), nil
 }
 
 // FacetRows describes every paper as the service's facet index holds it,
@@ -53,27 +49,19 @@ func ReencodeCursor(s string, o PaperOrder) (string, error) {
 // against its rows.
 func FacetRows(s *Service) (map[NodeID]string, error) {
 	out := map[NodeID]string{}
-	err := s.withIndex(context.Background(), func(ix *facetIndex) error {
-		if err := ix.check(); err != nil {
+	err := s.withIndex(context.Background(), func(ix *paperindex.Index) error {
+		if err := ix.Check(); err != nil {
 			return err
 		}
-		for i := range ix.rows {
-			row := &ix.rows[i]
-			if row.dead {
-				continue
-			}
-			var vals [numDims][]NodeID
-			for d, vs := range row.vals {
-				for _, v := range vs {
-					vals[d] = append(vals[d], ix.dicts[d].ids[v])
-				}
-			}
+		all := paperindex.Everything()
+		ix.Each(&all, func(f paperindex.Facts) bool {
 			ws := map[NodeID]float64{}
-			for j, c := range vals[dimConcept] {
-				ws[c] = float64(row.weights[j]) / 1000
+			for j, c := range f.Concepts {
+				ws[NodeID(c)] = f.Weights[j]
 			}
-			out[row.id] = FactsString(unpackDate(row.date), vals[dimSubject], vals[dimAuthor], ws)
-		}
+			out[NodeID(f.ID)] = FactsString(unpackDate(f.Date), nodeIDs(f.Subjects), nodeIDs(f.Authors), ws)
+			return true
+		})
 		return nil
 	})
 	return out, err
@@ -91,60 +79,30 @@ func FactsString(d Date, subjects, authors []NodeID, concepts map[NodeID]float64
 	return fmt.Sprintf("%s %v %v %v", d, s, a, cs)
 }
 
-// check verifies the index's order and lists against its rows: each list
-// holds exactly the live rows with its value, newest first.
-func (ix *facetIndex) check() error {
-	sorted := func(l []uint32) bool {
-		for i := 1; i < len(l); i++ {
-			if !ix.newer(l[i-1], l[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	if len(ix.order) != ix.live || !sorted(ix.order) {
-		return fmt.Errorf("order: %d rows, %d live, sorted %v", len(ix.order), ix.live, sorted(ix.order))
-	}
-	for d := range ix.dicts {
-		want := make([][]uint32, len(ix.dicts[d].ids))
-		for _, r := range ix.order {
-			for _, v := range ix.rows[r].vals[d] {
-				want[v] = append(want[v], r)
-			}
-		}
-		for v, p := range ix.dicts[d].posts {
-			if !slices.Equal(p, want[v]) {
-				return fmt.Errorf("list of %s: %v, rows say %v", ix.dicts[d].ids[v], p, want[v])
-			}
-		}
-	}
-	return nil
-}
-
 var EdgeEnds = edgeEnds
 
 // SetRelCacheMin sets the list size from which a concept's relevance
 // order is kept; the returned function restores it.
 func SetRelCacheMin(n int) (restore func()) {
-	old := relCacheMin
-	relCacheMin = n
-	return func() { relCacheMin = old }
+	k := paperindex.CurrentKnobs()
+	k.RelevanceCacheMin = n
+	return paperindex.SetKnobs(k)
 }
 
 // SetPostWeightsMin sets the list size from which a concept's weights in
 // its papers are kept; the returned function restores it.
 func SetPostWeightsMin(n int) (restore func()) {
-	old := postWeightsMin
-	postWeightsMin = n
-	return func() { postWeightsMin = old }
+	k := paperindex.CurrentKnobs()
+	k.PostingWeightsMin = n
+	return paperindex.SetKnobs(k)
 }
 
 // SetRelWordPostings computes related work's title-word cosine through
 // the words' rows (true) or each candidate's words.
 func SetRelWordPostings(on bool) (restore func()) {
-	old := relWordPostings
-	relWordPostings = on
-	return func() { relWordPostings = old }
+	k := paperindex.CurrentKnobs()
+	k.WordPostings = on
+	return paperindex.SetKnobs(k)
 }
 
 // SetClearWrites bounds the writes of a transaction that clears the

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/paperindex"
 )
 
 // ExportNode is a node as an export writes it: the node and what a map of
@@ -166,75 +167,22 @@ func (f *exportFacts) of(n *Node) ExportNode {
 // the index holds) from the facet index, and the subjects' codes.
 func (v *View) facts(ids []NodeID) (*exportFacts, error) {
 	f := &exportFacts{papers: map[NodeID]int{}, subject: map[NodeID]NodeID{}, codes: map[NodeID]string{}}
-	err := v.withIndex(func(ix *facetIndex) error {
-		subjects := &ix.dicts[dimSubject]
-		// the main subject of a list of rows: most rows, then the larger
-		// subject, then the smaller id
-		better := func(a, b uint32, na, nb int) bool {
-			if na != nb {
-				return na > nb
-			}
-			if la, lb := len(subjects.posts[a]), len(subjects.posts[b]); la != lb {
-				return la > lb
-			}
-			return subjects.ids[a] < subjects.ids[b]
+	var papers []uint64
+	var nodes [paperindex.NumDims][]uint64
+	for _, id := range ids {
+		if id.Kind() == KindPaper {
+			papers = append(papers, uint64(id))
+		} else if d, ok := dimOf(id.Kind()); ok {
+			nodes[d] = append(nodes[d], uint64(id))
 		}
-		count := map[uint32]int{}
-		fact := func(d int, o uint32) {
-			id := ix.dicts[d].ids[o]
-			rows := ix.dicts[d].posts[o]
-			f.papers[id] = len(rows)
-			if d == dimSubject {
-				return
-			}
-			clear(count)
-			for _, r := range rows {
-				for _, s := range ix.rows[r].vals[dimSubject] {
-					count[s]++
-				}
-			}
-			best, bestN := uint32(0), 0
-			for s, n := range count {
-				if bestN == 0 || better(s, best, n, bestN) {
-					best, bestN = s, n
-				}
-			}
-			if bestN > 0 {
-				f.subject[id] = subjects.ids[best]
-			}
+	}
+	err := v.withIndex(func(ix *paperindex.Index) error {
+		count, subject := ix.Summary(papers, nodes, ids == nil)
+		for id, n := range count {
+			f.papers[NodeID(id)] = n
 		}
-		paper := func(r uint32) {
-			row := &ix.rows[r]
-			for i, s := range row.vals[dimSubject] {
-				if i == 0 || better(s, subjects.ord[f.subject[row.id]], 1, 1) {
-					f.subject[row.id] = subjects.ids[s]
-				}
-			}
-		}
-		if ids == nil {
-			for d := range ix.dicts {
-				for o := range ix.dicts[d].ids {
-					fact(d, uint32(o))
-				}
-			}
-			for r := range ix.rows {
-				if !ix.rows[r].dead {
-					paper(uint32(r))
-				}
-			}
-		}
-		for _, id := range ids {
-			if id.Kind() == KindPaper {
-				if r, ok := ix.row[id]; ok && !ix.rows[r].dead {
-					paper(r)
-				}
-				continue
-			}
-			if d, ok := dimOf(id.Kind()); ok {
-				if o, ok := ix.dicts[d].ord[id]; ok {
-					fact(d, o)
-				}
-			}
+		for id, s := range subject {
+			f.subject[NodeID(id)] = NodeID(s)
 		}
 		return nil
 	})
@@ -443,23 +391,21 @@ func (v *View) exportFiltered(ctx context.Context, pf *PaperFilter, c *exportCou
 	var papers []NodeID
 	var authorLists [][]NodeID
 	others := map[NodeID]bool{}
-	err = v.withIndex(func(ix *facetIndex) error {
-		for _, r := range ix.match(sel) {
-			row := &ix.rows[r]
-			papers = append(papers, row.id)
-			var authors []NodeID
-			big := len(row.vals[dimAuthor]) > BigPaperAuthors
-			for d := range row.vals {
-				for _, o := range row.vals[d] {
-					id := ix.dicts[d].ids[o]
-					others[id] = true
-					if d == dimAuthor && !big {
-						authors = append(authors, id)
-					}
+	err = v.withIndex(func(ix *paperindex.Index) error {
+		ix.Each(&sel.q, func(p paperindex.Facts) bool {
+			papers = append(papers, NodeID(p.ID))
+			for _, ids := range [][]uint64{p.Subjects, p.Authors, p.Concepts} {
+				for _, id := range ids {
+					others[NodeID(id)] = true
 				}
 			}
+			var authors []NodeID
+			if len(p.Authors) <= BigPaperAuthors {
+				authors = nodeIDs(p.Authors)
+			}
 			authorLists = append(authorLists, authors)
-		}
+			return true
+		})
 		return nil
 	})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/paperindex"
 )
 
 // facetHolder holds a service's facet index. The index is built on first
@@ -18,7 +19,7 @@ import (
 // store that cannot tell gets an index built afresh for each use.
 type facetHolder struct {
 	mu sync.RWMutex // guards ix; readers hold it while they compute
-	ix *facetIndex
+	ix *paperindex.Index
 
 	notified bool           // the store reports commits
 	notifier CommitNotifier // asked for reports once an index is built
@@ -76,11 +77,11 @@ func (s *Service) OnIndex(fn func(IndexReport)) {
 // PrepareIndex builds the facet index now (kg serve at startup) instead of
 // at the first request that needs it.
 func (s *Service) PrepareIndex(ctx context.Context) error {
-	return s.withIndex(ctx, func(*facetIndex) error { return nil })
+	return s.withIndex(ctx, func(*paperindex.Index) error { return nil })
 }
 
 // withIndex runs fn with the current facet index, read-locked.
-func (s *Service) withIndex(ctx context.Context, fn func(*facetIndex) error) error {
+func (s *Service) withIndex(ctx context.Context, fn func(*paperindex.Index) error) error {
 	h := &s.facets
 	if err := h.refresh(ctx, s.store); err != nil {
 		return err
@@ -91,7 +92,7 @@ func (s *Service) withIndex(ctx context.Context, fn func(*facetIndex) error) err
 }
 
 // withIndex runs fn with the facet index, current as of this call.
-func (v *View) withIndex(fn func(*facetIndex) error) error {
+func (v *View) withIndex(fn func(*paperindex.Index) error) error {
 	return v.svc.withIndex(context.Background(), fn)
 }
 
@@ -143,14 +144,14 @@ func (h *facetHolder) refresh(ctx context.Context, st Store) error {
 		if err != nil {
 			return err
 		}
-		h.ix = newFacetIndex(facts)
+		h.ix = paperindex.New(facts)
 		rep.Read = len(facts)
 		h.dmu.Lock()
 		h.have = true
 		h.dmu.Unlock()
 	} else {
-		var facts []paperFacts
-		var gone []NodeID
+		var facts []paperindex.Facts
+		var gone []uint64
 		for id := range dirty {
 			f, ok, err := readFacts(r, id)
 			if err != nil {
@@ -160,13 +161,13 @@ func (h *facetHolder) refresh(ctx context.Context, st Store) error {
 			if ok {
 				facts = append(facts, f)
 			} else {
-				gone = append(gone, id)
+				gone = append(gone, uint64(id))
 			}
 		}
-		h.ix.update(facts, gone)
+		h.ix.Update(facts, gone)
 		rep.Read = len(dirty)
 	}
-	rep.Papers, rep.Took = h.ix.live, time.Since(start)
+	rep.Papers, rep.Took = h.ix.Live(), time.Since(start)
 	if report != nil {
 		report(rep)
 	}
@@ -175,8 +176,8 @@ func (h *facetHolder) refresh(ctx context.Context, st Store) error {
 
 // loadFacts reads every paper with its subjects, concepts and people:
 // three passes over the store (nodes, paper out-edges, paper in-edges).
-func loadFacts(ctx context.Context, r Reader) ([]paperFacts, error) {
-	var facts []paperFacts
+func loadFacts(ctx context.Context, r Reader) ([]paperindex.Facts, error) {
+	var facts []paperindex.Facts
 	at := map[NodeID]int{}
 	if err := r.KindNodes(KindPaper, func(n Node) bool {
 		at[n.ID] = len(facts)
@@ -188,7 +189,7 @@ func loadFacts(ctx context.Context, r Reader) ([]paperFacts, error) {
 	for _, dir := range []Direction{Out, In} {
 		if err := r.KindAllEdges(KindPaper, dir, func(p NodeID, t EdgeType, o NodeID, w float64) bool {
 			if i, ok := at[p]; ok {
-				facts[i].add(t, o, w)
+				addFact(&facts[i], t, o, w)
 			}
 			return ctx.Err() == nil
 		}); err != nil {
@@ -199,17 +200,17 @@ func loadFacts(ctx context.Context, r Reader) ([]paperFacts, error) {
 }
 
 // readFacts reads one paper's facts; false when it is no longer stored.
-func readFacts(r Reader, id NodeID) (paperFacts, bool, error) {
+func readFacts(r Reader, id NodeID) (paperindex.Facts, bool, error) {
 	n, err := r.Node(id)
 	if ErrorCode(err) == NotFound {
-		return paperFacts{}, false, nil
+		return paperindex.Facts{}, false, nil
 	} else if err != nil {
-		return paperFacts{}, false, err
+		return paperindex.Facts{}, false, err
 	}
 	f := nodeFacts(&n)
 	for _, dir := range []Direction{Out, In} {
 		if err := r.AllEdges(id, dir, func(t EdgeType, o NodeID, w float64) bool {
-			f.add(t, o, w)
+			addFact(&f, t, o, w)
 			return true
 		}); err != nil {
 			return f, false, err
@@ -218,19 +219,19 @@ func readFacts(r Reader, id NodeID) (paperFacts, bool, error) {
 	return f, true, nil
 }
 
-func nodeFacts(n *Node) paperFacts {
-	return paperFacts{ID: n.ID, Date: PaperDate(n), Title: ident.TitleKey(n.Label), Venue: ident.FoldKey(n.Venue), Words: titleWords(n.Label)}
+func nodeFacts(n *Node) paperindex.Facts {
+	return paperindex.Facts{ID: uint64(n.ID), Date: PaperDate(n).packed(), Title: ident.TitleKey(n.Label), Venue: ident.FoldKey(n.Venue), Words: titleWords(n.Label)}
 }
 
-// add records one of the paper's edges.
-func (f *paperFacts) add(t EdgeType, o NodeID, w float64) {
+// addFact records one of the paper's edges.
+func addFact(f *paperindex.Facts, t EdgeType, o NodeID, w float64) {
 	switch t {
 	case Mentions:
-		f.Concepts = append(f.Concepts, o)
+		f.Concepts = append(f.Concepts, uint64(o))
 		f.Weights = append(f.Weights, w)
 	case InSubject:
-		f.Subjects = append(f.Subjects, o)
+		f.Subjects = append(f.Subjects, uint64(o))
 	case Authored:
-		f.Authors = append(f.Authors, o)
+		f.Authors = append(f.Authors, uint64(o))
 	}
 }

@@ -5,10 +5,11 @@ package graph
 
 import (
 	"cmp"
-	"container/heap"
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/researchkg/kg/graph/paperindex"
 )
 
 // Facet is a dimension papers are counted by.
@@ -23,143 +24,17 @@ const (
 	FacetAuthor
 )
 
-// facetDim is the index dimension of a node facet.
+// dim is the index dimension of a node facet.
 func (f Facet) dim() (int, bool) {
 	switch f {
 	case FacetSubject:
-		return dimSubject, true
+		return paperindex.Subject, true
 	case FacetConcept:
-		return dimConcept, true
+		return paperindex.Concept, true
 	case FacetAuthor:
-		return dimAuthor, true
+		return paperindex.Author, true
 	}
 	return 0, false
-}
-
-// match returns the rows a selection matches, newest first. It starts from
-// the shortest of the selection's lists (a node's papers, or the papers of
-// any of a list's nodes), cut to the date span, and checks the other
-// conditions row by row. The result may share memory with the index: read
-// it, never change it.
-func (ix *facetIndex) match(s *Selection) []uint32 {
-	type cond struct {
-		d    int
-		ords []uint32 // any of these (one, for a node every paper must have)
-		size int
-	}
-	var conds []cond
-	addCond := func(d int, ids []NodeID) bool {
-		c := cond{d: d}
-		for _, id := range ids {
-			if o, ok := ix.dicts[d].ord[id]; ok {
-				c.ords = append(c.ords, o)
-				c.size += len(ix.dicts[d].posts[o])
-			}
-		}
-		conds = append(conds, c)
-		return len(c.ords) > 0
-	}
-	for _, id := range s.all {
-		d, ok := dimOf(id.Kind())
-		if !ok || !addCond(d, []NodeID{id}) {
-			return nil
-		}
-	}
-	for d, ids := range s.vals {
-		if ids != nil && !addCond(d, ids) {
-			return nil
-		}
-	}
-	if len(conds) == 0 {
-		base := ix.dateRange(ix.order, s.lo, s.hi)
-		if !s.needMonth {
-			return base
-		}
-		return ix.filterRows(base, s, nil)
-	}
-	best := 0
-	for i, c := range conds {
-		if c.size < conds[best].size {
-			best = i
-		}
-	}
-	lead := conds[best]
-	var base []uint32
-	if len(lead.ords) == 1 {
-		base = ix.dateRange(ix.dicts[lead.d].posts[lead.ords[0]], s.lo, s.hi)
-	} else {
-		for _, o := range lead.ords {
-			base = append(base, ix.dateRange(ix.dicts[lead.d].posts[o], s.lo, s.hi)...)
-		}
-		slices.SortFunc(base, func(a, b uint32) int {
-			if a == b {
-				return 0
-			}
-			if ix.newer(a, b) {
-				return -1
-			}
-			return 1
-		})
-		base = slices.Compact(base)
-	}
-	rest := slices.Delete(slices.Clone(conds), best, best+1)
-	if len(rest) == 0 && !s.needMonth {
-		return base
-	}
-	checks := make([]rowCheck, len(rest))
-	for i, c := range rest {
-		checks[i] = newRowCheck(c.d, c.ords)
-	}
-	return ix.filterRows(base, s, checks)
-}
-
-// rowCheck tests whether a row has any of some values of a dimension.
-type rowCheck struct {
-	d    int
-	ords []uint32
-	set  map[uint32]bool // for many values
-}
-
-func newRowCheck(d int, ords []uint32) rowCheck {
-	c := rowCheck{d: d, ords: ords}
-	if len(ords) > 8 {
-		c.set = make(map[uint32]bool, len(ords))
-		for _, o := range ords {
-			c.set[o] = true
-		}
-	}
-	return c
-}
-
-func (c *rowCheck) ok(row *facetRow) bool {
-	for _, v := range row.vals[c.d] {
-		if c.set != nil {
-			if c.set[v] {
-				return true
-			}
-		} else if slices.Contains(c.ords, v) {
-			return true
-		}
-	}
-	return false
-}
-
-func (ix *facetIndex) filterRows(base []uint32, s *Selection, checks []rowCheck) []uint32 {
-	out := make([]uint32, 0, len(base)/4)
-next:
-	for _, r := range base {
-		row := &ix.rows[r]
-		if s.needMonth && row.date>>5&15 == 0 {
-			continue
-		}
-		for i := range checks {
-			if !checks[i].ok(row) {
-				continue next
-			}
-		}
-		out = append(out, r)
-	}
-	return out
 }
 
 // Bucket is one bar of a facet: the papers of a year, a month, a subject,
@@ -178,12 +53,6 @@ type FacetResult struct {
 	Buckets []Bucket
 }
 
-// counted is a node of a facet with its count.
-type counted struct {
-	id    NodeID
-	count int
-}
-
 // Facets counts the papers a selection matches by a facet: for years and
 // months every bucket from the first to the last that has papers (empty
 // ones between them included), by key; for subjects, concepts and people
@@ -193,15 +62,13 @@ type counted struct {
 func (v *View) Facets(by Facet, s *Selection, first int) (FacetResult, error) {
 	s = s.orAll()
 	var res FacetResult
-	var nodes []counted
+	var nodes []paperindex.Counted
 	var periods []int // year or month index, count
-	err := v.withIndex(func(ix *facetIndex) error {
-		rows := ix.match(s)
-		res.Total = len(rows)
+	err := v.withIndex(func(ix *paperindex.Index) error {
 		if d, ok := by.dim(); ok {
-			nodes = ix.topValues(d, rows, s.empty(), first)
+			res.Total, nodes = ix.Top(d, &s.q, first, idName)
 		} else {
-			periods = ix.periods(rows, by == FacetMonth)
+			res.Total, periods = ix.Periods(&s.q, by == FacetMonth)
 		}
 		return nil
 	})
@@ -224,13 +91,14 @@ func (v *View) Facets(by Facet, s *Selection, first int) (FacetResult, error) {
 	}
 	res.Buckets = make([]Bucket, 0, len(nodes))
 	for _, c := range nodes {
-		n, err := v.Node(c.id)
+		id := NodeID(c.ID)
+		n, err := v.Node(id)
 		if ErrorCode(err) == NotFound {
 			continue // gone since the index was read
 		} else if err != nil {
 			return res, err
 		}
-		b := Bucket{Key: c.id.String(), Label: n.Label, Count: c.count, Node: n}
+		b := Bucket{Key: id.String(), Label: n.Label, Count: c.Count, Node: n}
 		switch n.Kind() {
 		case KindSubject:
 			b.Key = n.Label
@@ -250,104 +118,9 @@ func (v *View) Facets(by Facet, s *Selection, first int) (FacetResult, error) {
 	return res, nil
 }
 
-// periods counts rows by year (or month index), returning key, count
-// pairs for every period from the first to the last with papers.
-func (ix *facetIndex) periods(rows []uint32, months bool) []int {
-	counts := map[int]int{}
-	lo, hi := 0, -1
-	for _, r := range rows {
-		d := unpackDate(ix.rows[r].date)
-		k := d.Year
-		if months {
-			k = d.monthIndex()
-		}
-		if k <= 0 {
-			continue
-		}
-		if hi < lo {
-			lo, hi = k, k
-		}
-		lo, hi = min(lo, k), max(hi, k)
-		counts[k]++
-	}
-	var out []int
-	for k := lo; k <= hi; k++ {
-		out = append(out, k, counts[k])
-	}
-	return out
-}
-
-// topValues counts the values of dimension d over rows and returns the
-// first by count descending, then key (the node id as GraphQL shows it;
-// for subjects the code, which the caller sorts by). all says rows are
-// every paper: each value's count is then its list's length.
-func (ix *facetIndex) topValues(d int, rows []uint32, all bool, first int) []counted {
-	dict := &ix.dicts[d]
-	counts := make([]int32, len(dict.ids))
-	if all {
-		for o, p := range dict.posts {
-			counts[o] = int32(len(p))
-		}
-	} else {
-		for _, r := range rows {
-			for _, v := range ix.rows[r].vals[d] {
-				counts[v]++
-			}
-		}
-	}
-	if d == dimSubject { // few: all of them, ordered by code by the caller
-		first = len(counts)
-	}
-	h := &countHeap{ids: dict.ids}
-	for o, n := range counts {
-		if n == 0 {
-			continue
-		}
-		c := countedOrd{uint32(o), n}
-		if h.Len() < first {
-			heap.Push(h, c)
-		} else if first > 0 && h.better(c, h.s[0]) {
-			h.s[0] = c
-			heap.Fix(h, 0)
-		}
-	}
-	out := make([]counted, h.Len())
-	for i := len(out) - 1; i >= 0; i-- {
-		c := heap.Pop(h).(countedOrd)
-		out[i] = counted{dict.ids[c.ord], int(c.n)}
-	}
-	return out
-}
-
-type countedOrd struct {
-	ord uint32
-	n   int32
-}
-
-// countHeap is a min-heap of the best values so far: its root is the
-// worst of them.
-type countHeap struct {
-	s   []countedOrd
-	ids []NodeID
-}
-
-// better orders by count descending, then by id as GraphQL shows it.
-func (h *countHeap) better(a, b countedOrd) bool {
-	if a.n != b.n {
-		return a.n > b.n
-	}
-	return h.ids[a.ord].String() < h.ids[b.ord].String()
-}
-
-func (h *countHeap) Len() int           { return len(h.s) }
-func (h *countHeap) Less(i, j int) bool { return h.better(h.s[j], h.s[i]) }
-func (h *countHeap) Swap(i, j int)      { h.s[i], h.s[j] = h.s[j], h.s[i] }
-func (h *countHeap) Push(x any)         { h.s = append(h.s, x.(countedOrd)) }
-func (h *countHeap) Pop() any {
-	x := h.s[len(h.s)-1]
-	h.s = h.s[:len(h.s)-1]
-	return x
-}
+// idName is a node's id as GraphQL shows it: ties in a ranking are
+// ordered by it.
+func idName(id uint64) string { return NodeID(id).String() }
 
 // Ranked is a node with the number of papers it has among those a filter
 // selects, and a score (Top: the share of those papers; Emerging: the

@@ -9,6 +9,9 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/paperindex"
 )
 
 // PaperFilter selects papers. Fields combine with AND, the values of a list
@@ -34,19 +37,27 @@ func (f *PaperFilter) Empty() bool {
 }
 
 // Selection is a filter resolved to nodes (View.Select; nil selects
-// every paper): per dimension
-// the nodes any of which a paper must have (nil: no condition), nodes a
-// paper must all have (the owner of a list: Concept.papers), and a span
-// of packed dates.
-type Selection struct {
-	vals      [numDims][]NodeID
-	all       []NodeID
-	lo, hi    uint32
-	needMonth bool // a month bound: papers without a month are out
-}
+// every paper), as the paper index matches it (paperindex.Selection).
+type Selection struct{ q paperindex.Selection }
 
 // selectAll matches every paper.
-func selectAll() *Selection { return &Selection{hi: math.MaxUint32} }
+func selectAll() *Selection { return &Selection{paperindex.Everything()} }
+
+// dimOf is the paper index's dimension of a kind's nodes.
+func dimOf(k Kind) (int, bool) {
+	switch k {
+	case KindSubject:
+		return paperindex.Subject, true
+	case KindAuthor:
+		return paperindex.Author, true
+	case KindConcept:
+		return paperindex.Concept, true
+	}
+	return 0, false
+}
+
+// dimKinds are the node kinds of the index's dimensions.
+var dimKinds = [paperindex.NumDims]Kind{KindSubject, KindAuthor, KindConcept}
 
 // orAll is s, or every paper when s is nil: the View methods that take a
 // selection take nil for "no filter".
@@ -58,28 +69,27 @@ func (s *Selection) orAll() *Selection {
 }
 
 // with adds the condition "has node id" (a person's, a subject's or a
-// concept's own papers).
+// concept's own papers); a node of a kind without papers matches none.
 func (s *Selection) with(id NodeID) *Selection {
-	out := *s
-	out.all = append(slices.Clone(s.all), id)
-	return &out
-}
-
-// empty reports whether the selection has no condition.
-func (s *Selection) empty() bool {
-	return len(s.all) == 0 && s.vals[0] == nil && s.vals[1] == nil && s.vals[2] == nil && s.lo == 0 && s.hi == math.MaxUint32
-}
-
-// concepts are the concepts a selection names (RELEVANCE ranks papers by
-// their weight).
-func (s *Selection) concepts() []NodeID {
-	var out []NodeID
-	for _, id := range s.all {
-		if id.Kind() == KindConcept {
-			out = append(out, id)
-		}
+	d, ok := dimOf(id.Kind())
+	if !ok {
+		out := s.q
+		out.None = true
+		return &Selection{out}
 	}
-	return append(out, s.vals[dimConcept]...)
+	return &Selection{s.q.With(d, uint64(id))}
+}
+
+// nodeIDs are the index's ids as nodes.
+func nodeIDs(ids []uint64) []NodeID {
+	if ids == nil {
+		return nil
+	}
+	out := make([]NodeID, len(ids))
+	for i, id := range ids {
+		out[i] = NodeID(id)
+	}
+	return out
 }
 
 // Select resolves a filter: names to nodes, months to dates. An unknown
@@ -101,20 +111,20 @@ func (v *View) Select(f *PaperFilter) (*Selection, error) {
 	for _, code := range f.Subjects {
 		n, err := v.SubjectByCode(code)
 		if ErrorCode(err) == NotFound {
-			return nil, Errorf(Invalid, "filter.subjects: unknown subject %q", truncate(code, 64))
+			return nil, Errorf(Invalid, "filter.subjects: unknown subject %q", ident.Clip(code, 64))
 		} else if err != nil {
 			return nil, err
 		}
-		s.vals[dimSubject] = appendNew(s.vals[dimSubject], n.ID)
+		s.q.Any[paperindex.Subject] = appendNew(s.q.Any[paperindex.Subject], n.ID)
 	}
 	for _, name := range f.Concepts {
 		n, err := v.ConceptByName(name)
 		if ErrorCode(err) == NotFound {
-			return nil, Errorf(Invalid, "filter.concepts: unknown concept %q", truncate(name, 64))
+			return nil, Errorf(Invalid, "filter.concepts: unknown concept %q", ident.Clip(name, 64))
 		} else if err != nil {
 			return nil, err
 		}
-		s.vals[dimConcept] = appendNew(s.vals[dimConcept], n.ID)
+		s.q.Any[paperindex.Concept] = appendNew(s.q.Any[paperindex.Concept], n.ID)
 	}
 	for _, id := range f.Authors {
 		if id.Kind() != KindAuthor {
@@ -125,7 +135,7 @@ func (v *View) Select(f *PaperFilter) (*Selection, error) {
 		} else if err != nil {
 			return nil, err
 		}
-		s.vals[dimAuthor] = appendNew(s.vals[dimAuthor], id)
+		s.q.Any[paperindex.Author] = appendNew(s.q.Any[paperindex.Author], id)
 	}
 	if f.YearFrom < 0 || f.YearTo < 0 || f.YearFrom > 9999 || f.YearTo > 9999 {
 		return nil, Errorf(Invalid, "filter: years must be between 1 and 9999")
@@ -134,10 +144,10 @@ func (v *View) Select(f *PaperFilter) (*Selection, error) {
 		return nil, Errorf(Invalid, "filter: yearFrom %d is after yearTo %d", f.YearFrom, f.YearTo)
 	}
 	if f.YearFrom != 0 {
-		s.lo = Date{Year: f.YearFrom}.packed()
+		s.q.Lo = Date{Year: f.YearFrom}.packed()
 	}
 	if f.YearTo != 0 {
-		s.hi = Date{Year: f.YearTo, Month: 15, Day: 31}.packed()
+		s.q.Hi = Date{Year: f.YearTo, Month: 15, Day: 31}.packed()
 	}
 	var from, to Date
 	if f.MonthFrom != "" {
@@ -145,16 +155,16 @@ func (v *View) Select(f *PaperFilter) (*Selection, error) {
 		if err != nil {
 			return nil, Errorf(Invalid, "filter.monthFrom: %v", err)
 		}
-		from, s.needMonth = d, true
-		s.lo = max(s.lo, d.packed())
+		from, s.q.NeedMonth = d, true
+		s.q.Lo = max(s.q.Lo, d.packed())
 	}
 	if f.MonthTo != "" {
 		d, err := ParseMonth(f.MonthTo)
 		if err != nil {
 			return nil, Errorf(Invalid, "filter.monthTo: %v", err)
 		}
-		to, s.needMonth = d, true
-		s.hi = min(s.hi, Date{Year: d.Year, Month: d.Month, Day: 31}.packed())
+		to, s.q.NeedMonth = d, true
+		s.q.Hi = min(s.q.Hi, Date{Year: d.Year, Month: d.Month, Day: 31}.packed())
 	}
 	if from.Year != 0 && to.Year != 0 && from.monthIndex() > to.monthIndex() {
 		return nil, Errorf(Invalid, "filter: monthFrom %s is after monthTo %s", from.MonthString(), to.MonthString())
@@ -162,26 +172,33 @@ func (v *View) Select(f *PaperFilter) (*Selection, error) {
 	return s, nil
 }
 
-func appendNew(s []NodeID, id NodeID) []NodeID {
-	if slices.Contains(s, id) {
+func appendNew(s []uint64, id NodeID) []uint64 {
+	if slices.Contains(s, uint64(id)) {
 		return s
 	}
-	return append(s, id)
+	return append(s, uint64(id))
 }
 
 // describe renders a selection for errors and logs.
 func (s *Selection) String() string {
 	var parts []string
-	for d, vs := range s.vals {
+	for d, vs := range s.q.Any {
 		if vs != nil {
-			parts = append(parts, fmt.Sprintf("%s in %v", dimKinds[d], vs))
+			parts = append(parts, fmt.Sprintf("%s in %v", dimKinds[d], nodeIDs(vs)))
 		}
 	}
-	if len(s.all) > 0 {
-		parts = append(parts, fmt.Sprintf("with %v", s.all))
+	var with []NodeID
+	for _, vs := range s.q.All {
+		with = append(with, nodeIDs(vs)...)
 	}
-	if s.lo != 0 || s.hi != math.MaxUint32 {
-		parts = append(parts, fmt.Sprintf("dated %s..%s", unpackDate(s.lo), unpackDate(min(s.hi, Date{9999, 12, 31}.packed()))))
+	if len(with) > 0 {
+		parts = append(parts, fmt.Sprintf("with %v", with))
+	}
+	if s.q.None {
+		parts = append(parts, "nothing")
+	}
+	if s.q.Lo != 0 || s.q.Hi != math.MaxUint32 {
+		parts = append(parts, fmt.Sprintf("dated %s..%s", unpackDate(s.q.Lo), unpackDate(min(s.q.Hi, Date{9999, 12, 31}.packed()))))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -204,13 +221,13 @@ func (v *View) ScanEstimate(f *PaperFilter) (int, error) {
 		return 0, err
 	}
 	best := int(all)
-	for _, ids := range s.vals {
+	for _, ids := range s.q.Any {
 		if ids == nil {
 			continue
 		}
 		n := 0
 		for _, id := range ids {
-			c, err := v.PaperCount(id)
+			c, err := v.PaperCount(NodeID(id))
 			if err != nil {
 				return 0, err
 			}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/researchkg/kg/graph/ident"
 )
 
 // Kind is the kind of a node. Its numeric value is part of every NodeID and so
@@ -81,15 +83,15 @@ func (id NodeID) String() string {
 func ParseID(s string) (NodeID, error) {
 	name, num, ok := strings.Cut(s, ":")
 	if !ok {
-		return 0, Errorf(Invalid, "malformed id %q: want <kind>:<number>", truncate(s, 64))
+		return 0, Errorf(Invalid, "malformed id %q: want <kind>:<number>", ident.Clip(s, 64))
 	}
 	k, err := ParseKind(name)
 	if err != nil {
-		return 0, Errorf(Invalid, "malformed id %q: unknown kind", truncate(s, 64))
+		return 0, Errorf(Invalid, "malformed id %q: unknown kind", ident.Clip(s, 64))
 	}
 	seq, err := strconv.ParseUint(num, 10, 64)
 	if err != nil || seq == 0 || seq > seqMask || num[0] == '+' || (len(num) > 1 && num[0] == '0') {
-		return 0, Errorf(Invalid, "malformed id %q: bad number", truncate(s, 64))
+		return 0, Errorf(Invalid, "malformed id %q: bad number", ident.Clip(s, 64))
 	}
 	return MakeID(k, seq), nil
 }
@@ -127,11 +129,4 @@ func (t EdgeType) String() string {
 		return s
 	}
 	return fmt.Sprintf("EDGE(%d)", uint8(t))
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -5,10 +5,8 @@
 package graph
 
 import (
-	"encoding/base64"
-	"encoding/binary"
-	"slices"
-	"sort"
+	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/paperindex"
 )
 
 // PaperOrder orders a paper list.
@@ -28,40 +26,14 @@ const (
 	Relevance
 )
 
-var orderTags = map[PaperOrder]byte{Newest: 'n', Oldest: 'o', Relevance: 'r'}
-
-// cursor is a paper's place in an ordered list.
-type cursor struct {
-	order  PaperOrder
-	key    listKey
-	weight uint16
-}
-
-// encode: tag (1) | date (4) | weight (2) | id (8) | title key.
-func (c cursor) encode() string {
-	b := make([]byte, 0, 15+len(c.key.title))
-	b = append(b, orderTags[c.order])
-	b = binary.BigEndian.AppendUint32(b, c.key.date)
-	b = binary.BigEndian.AppendUint16(b, c.weight)
-	b = binary.BigEndian.AppendUint64(b, uint64(c.key.id))
-	b = append(b, c.key.title...)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
 // decodeCursor validates a cursor of a list in order o.
-func decodeCursor(s string, o PaperOrder) (cursor, error) {
-	bad := func() (cursor, error) { return cursor{}, Errorf(Invalid, "invalid cursor %q", truncate(s, 64)) }
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(b) < 15 || len(b) > 15+titleOrderLen {
-		return bad()
+func decodeCursor(s string, o PaperOrder) (paperindex.Cursor, error) {
+	c, err := paperindex.DecodeCursor(s, paperindex.Order(o))
+	if err == paperindex.ErrCursorOrder {
+		return c, Errorf(Invalid, "cursor %q is of a list in another order", ident.Clip(s, 64))
 	}
-	if b[0] != orderTags[o] {
-		return cursor{}, Errorf(Invalid, "cursor %q is of a list in another order", truncate(s, 64))
-	}
-	c := cursor{order: o, weight: binary.BigEndian.Uint16(b[5:7])}
-	c.key = listKey{date: binary.BigEndian.Uint32(b[1:5]), id: NodeID(binary.BigEndian.Uint64(b[7:15])), title: string(b[15:])}
-	if c.key.id.Kind() != KindPaper || c.weight > 1000 {
-		return bad()
+	if err != nil || NodeID(c.Key.ID).Kind() != KindPaper {
+		return c, Errorf(Invalid, "invalid cursor %q", ident.Clip(s, 64))
 	}
 	return c, nil
 }
@@ -98,151 +70,38 @@ func (v *View) PaperList(s *Selection, owner NodeID, order PaperOrder, first int
 		}
 		s = s.with(owner)
 	}
-	var start cursor
+	var start *paperindex.Cursor
 	if after != "" {
 		c, err := decodeCursor(after, order)
 		if err != nil {
 			return PaperPage{}, err
 		}
-		start = c
+		start = &c
 	}
 	var page PaperPage
-	var ids []NodeID
-	var cursors []cursor
-	err := v.withIndex(func(ix *facetIndex) error {
-		rows := ix.match(s)
-		page.Total = len(rows)
-		var weights []uint16
-		concepts := s.concepts()
-		switch {
-		case order == Oldest:
-			rows = slices.Clone(rows)
-			slices.Reverse(rows)
-		case order == Relevance && len(concepts) > 0:
-			rows, weights = ix.relevanceOrder(rows, concepts)
-		}
-		i := 0
-		if after != "" {
-			i = sort.Search(len(rows), func(i int) bool {
-				c := cursor{order: order, key: ix.key(rows[i])}
-				if weights != nil {
-					c.weight = weights[i]
-				}
-				return start.precedes(c)
-			})
-		}
-		end := min(i+first, len(rows))
-		page.HasNext = end < len(rows)
-		for j := i; j < end; j++ {
-			c := cursor{order: order, key: ix.key(rows[j])}
-			if weights != nil {
-				c.weight = weights[j]
-			}
-			ids = append(ids, c.key.id)
-			cursors = append(cursors, c)
-		}
+	var p paperindex.Page
+	if err := v.withIndex(func(ix *paperindex.Index) error {
+		p = ix.List(&s.q, paperindex.Order(order), first, start)
 		return nil
-	})
-	if err != nil {
+	}); err != nil {
 		return page, err
 	}
+	page.Total, page.HasNext = p.Total, p.HasNext
+	ids, cursors := p.Papers, p.Cursors
 	for i, id := range ids {
-		n, err := v.Node(id)
+		n, err := v.Node(NodeID(id))
 		if ErrorCode(err) == NotFound {
 			continue // stored after this request's snapshot
 		} else if err != nil {
 			return page, err
 		}
 		page.Papers = append(page.Papers, n)
-		page.Cursors = append(page.Cursors, cursors[i].encode())
+		page.Cursors = append(page.Cursors, cursors[i].Encode())
 	}
 	if len(cursors) > 0 {
-		page.EndCursor = cursors[len(cursors)-1].encode()
+		page.EndCursor = cursors[len(cursors)-1].Encode()
 	}
 	return page, nil
-}
-
-// precedes reports whether c comes before d in their list's order.
-func (c cursor) precedes(d cursor) bool {
-	switch c.order {
-	case Oldest:
-		return d.key.before(c.key)
-	case Relevance:
-		if c.weight != d.weight {
-			return c.weight > d.weight
-		}
-	}
-	return c.key.before(d.key)
-}
-
-// relCacheMin is the size of a concept's list from which its relevance
-// order is kept between queries.
-var relCacheMin = 512
-
-// relevanceOrder is byRelevance, taken from byRel when rows are a large
-// concept's whole list. The result may be shared: read it, never change
-// it.
-func (ix *facetIndex) relevanceOrder(rows []uint32, concepts []NodeID) ([]uint32, []uint16) {
-	if len(concepts) != 1 || len(rows) < relCacheMin {
-		return ix.byRelevance(rows, concepts)
-	}
-	o, ok := ix.dicts[dimConcept].ord[concepts[0]]
-	if posts := ix.dicts[dimConcept].posts; !ok || len(posts[o]) != len(rows) || &posts[o][0] != &rows[0] {
-		return ix.byRelevance(rows, concepts) // a filtered part of the list
-	}
-	ix.relMu.Lock()
-	c, hit := ix.byRel[o]
-	ix.relMu.Unlock()
-	if hit {
-		return c.rows, c.weights
-	}
-	r, w := ix.byRelevance(rows, concepts)
-	ix.relMu.Lock()
-	if ix.byRel == nil {
-		ix.byRel = map[uint32]relOrder{}
-	}
-	ix.byRel[o] = relOrder{r, w}
-	ix.relMu.Unlock()
-	return r, w
-}
-
-// byRelevance orders newest-first rows by the best weight of the concepts
-// in each, keeping newest first among equal weights.
-func (ix *facetIndex) byRelevance(rows []uint32, concepts []NodeID) ([]uint32, []uint16) {
-	var ords []uint32
-	for _, c := range concepts {
-		if o, ok := ix.dicts[dimConcept].ord[c]; ok {
-			ords = append(ords, o)
-		}
-	}
-	best := make([]uint16, len(rows))
-	var top uint16
-	for i, r := range rows {
-		row := &ix.rows[r]
-		for j, v := range row.vals[dimConcept] {
-			if slices.Contains(ords, v) {
-				best[i] = max(best[i], row.weights[j])
-			}
-		}
-		top = max(top, best[i])
-	}
-	// a counting sort by weight descending: stable, and linear in the
-	// rows (weights are thousandths); a comparison sort of a large
-	// concept's 16,000 papers was most of a page's time
-	start := make([]int, int(top)+2)
-	for _, w := range best {
-		start[int(top-w)+1]++
-	}
-	for i := 1; i < len(start); i++ {
-		start[i] += start[i-1]
-	}
-	out, weights := make([]uint32, len(rows)), make([]uint16, len(rows))
-	for i, r := range rows {
-		k := &start[top-best[i]]
-		out[*k], weights[*k] = r, best[i]
-		*k++
-	}
-	return out, weights
 }
 
 // SharedPapers returns the papers both people wrote, newest first.
@@ -254,16 +113,14 @@ func (v *View) SharedPapers(a, b NodeID) ([]*Node, error) {
 // selection matches, newest first.
 func (v *View) SharedPapersWhere(s *Selection, a, b NodeID) ([]*Node, error) {
 	s = s.orAll()
-	var ids []NodeID
-	if err := v.withIndex(func(ix *facetIndex) error {
-		for _, r := range ix.match(s.with(a).with(b)) {
-			ids = append(ids, ix.rows[r].id)
-		}
+	var ids []uint64
+	if err := v.withIndex(func(ix *paperindex.Index) error {
+		ids = ix.Papers(&s.with(a).with(b).q)
 		return nil
 	}); err != nil {
 		return nil, err
 	}
-	return v.Nodes(ids)
+	return v.Nodes(nodeIDs(ids))
 }
 
 // CoAuthorsWhere returns a person's co-authors counted over the papers a
@@ -271,13 +128,9 @@ func (v *View) SharedPapersWhere(s *Selection, a, b NodeID) ([]*Node, error) {
 func (v *View) CoAuthorsWhere(s *Selection, a NodeID, first int) ([]Coauthor, error) {
 	s = s.orAll()
 	weights := map[NodeID]int{}
-	if err := v.withIndex(func(ix *facetIndex) error {
-		for _, r := range ix.match(s.with(a)) {
-			for _, o := range ix.rows[r].vals[dimAuthor] {
-				if b := ix.dicts[dimAuthor].ids[o]; b != a {
-					weights[b]++
-				}
-			}
+	if err := v.withIndex(func(ix *paperindex.Index) error {
+		for b, n := range ix.CoAuthors(&s.q, uint64(a)) {
+			weights[NodeID(b)] = n
 		}
 		return nil
 	}); err != nil {

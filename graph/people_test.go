@@ -15,6 +15,7 @@ import (
 
 	"github.com/researchkg/kg/graph"
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/people"
 	"github.com/researchkg/kg/graph/source"
 )
 
@@ -49,8 +50,8 @@ func mustArXiv(tb testing.TB) []graph.Record {
 	return recs
 }
 
-func countPriors(recs []graph.Record) *graph.PriorTable {
-	c := graph.NewPriorCounter()
+func countPriors(recs []graph.Record) *people.PriorTable {
+	c := people.NewPriorCounter()
 	for _, r := range recs {
 		c.Add(r.Authors, r.Title, r.Abstract)
 	}
@@ -68,11 +69,11 @@ func TestPriorTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	if *update {
-		if err := os.WriteFile("priors.tsv.gz", buf.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile("people/priors.tsv.gz", buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got := graph.DefaultPriors()
+	got := people.DefaultPriors()
 	if got.Names != want.Names || got.Docs != want.Docs || !maps.Equal(got.First, want.First) ||
 		!maps.Equal(got.Last, want.Last) || !maps.Equal(got.DF, want.DF) {
 		t.Fatalf("shipped priors differ from a recount (%d names, %d papers; recount %d, %d): go test ./graph -run PriorTable -update",
@@ -98,12 +99,12 @@ type use struct {
 type arxivBlocks struct {
 	recs   []graph.Record
 	blocks map[string][]use // NameKey → uses, in record order
-	pr     *graph.PriorTable
+	pr     *people.PriorTable
 }
 
 var blocksOnce = sync.OnceValue(func() *arxivBlocks {
 	recs, _ := arxivRecords()
-	b := &arxivBlocks{recs: recs, blocks: map[string][]use{}, pr: graph.DefaultPriors()}
+	b := &arxivBlocks{recs: recs, blocks: map[string][]use{}, pr: people.DefaultPriors()}
 	for i, r := range recs {
 		for j, a := range r.Authors {
 			k := ident.NameKey(a)
@@ -113,7 +114,7 @@ var blocksOnce = sync.OnceValue(func() *arxivBlocks {
 	return b
 })
 
-func (b *arxivBlocks) evidence(u use, words map[int][]string) graph.Evidence {
+func (b *arxivBlocks) evidence(u use, words map[int][]string) people.Evidence {
 	r := &b.recs[u.paper]
 	var co []string
 	for j, a := range r.Authors {
@@ -124,14 +125,14 @@ func (b *arxivBlocks) evidence(u use, words map[int][]string) graph.Evidence {
 	slices.Sort(co)
 	w, ok := words[u.paper]
 	if !ok {
-		w = graph.EvidenceWords(r.Title, []string{r.Abstract})
+		w = people.EvidenceWords(r.Title, []string{r.Abstract})
 		words[u.paper] = w
 	}
-	return graph.Evidence{Paper: r.ArXivID, Coauthors: slices.Compact(co), Subjects: r.Subjects, Words: w, Year: r.Year}
+	return people.Evidence{Paper: r.ArXivID, Coauthors: slices.Compact(co), Subjects: r.Subjects, Words: w, Year: r.Year}
 }
 
 // groups counts the groups of a block's uses joined by a shared co-author.
-func groups(ev []graph.Evidence) int {
+func groups(ev []people.Evidence) int {
 	parent := make([]int, len(ev))
 	for i := range parent {
 		parent[i] = i
@@ -206,19 +207,19 @@ func scorePeople(b *arxivBlocks, dev bool) peopleScore {
 	words := map[int][]string{}
 	half := func(name string) bool { return (hashOf(name)%2 == 0) == dev }
 	names := slices.Sorted(maps.Keys(b.blocks))
-	sorted := func(ev []graph.Evidence) []graph.Evidence {
-		slices.SortFunc(ev, func(x, y graph.Evidence) int { return compareStr(x.Paper, y.Paper) })
+	sorted := func(ev []people.Evidence) []people.Evidence {
+		slices.SortFunc(ev, func(x, y people.Evidence) int { return compareStr(x.Paper, y.Paper) })
 		return ev
 	}
 	// distinctive names
 	var single []string // one-group prolific names, for planting
-	evOf := map[string][]graph.Evidence{}
+	evOf := map[string][]people.Evidence{}
 	for _, name := range names {
 		us := b.blocks[name]
-		if len(us) < 6 || graph.IsAbbreviated(name) {
+		if len(us) < 6 || people.IsAbbreviated(name) {
 			continue
 		}
-		ev := make([]graph.Evidence, len(us))
+		ev := make([]people.Evidence, len(us))
 		for i, u := range us {
 			ev[i] = b.evidence(u, words)
 		}
@@ -235,7 +236,7 @@ func scorePeople(b *arxivBlocks, dev bool) peopleScore {
 		if g > 1 {
 			s.multiGroup++
 		}
-		got := graph.ClusterPeople(name, ev, b.pr, nil, nil)
+		got := people.ClusterPeople(name, ev, b.pr, nil, nil)
 		if slices.Max(got) == 0 {
 			s.whole++
 			if g > 1 {
@@ -291,7 +292,7 @@ func scorePeople(b *arxivBlocks, dev bool) peopleScore {
 			for k, e := range ev {
 				t[k] = truth[e.Paper]
 			}
-			got := graph.ClusterPeople(a, ev, b.pr, nil, nil)
+			got := people.ClusterPeople(a, ev, b.pr, nil, nil)
 			p, r := bcubed(got, t)
 			tp += p * float64(len(ev))
 			tr += r * float64(len(ev))

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/people"
 )
 
 // People in the store. Every author node is a person: a cluster of the
@@ -108,8 +109,8 @@ func (w *writer) markPaperPeople(paper NodeID, authors []NodeID) error {
 	return w.tx.PutTerm(IdxProfileDirty, authorTerm(paper), paper)
 }
 
-// people returns the persons who carry a name, in id order.
-func people(r Reader, block string) ([]NodeID, error) {
+// peopleOf returns the persons who carry a name, in id order.
+func peopleOf(r Reader, block string) ([]NodeID, error) {
 	var out []NodeID
 	err := r.Terms(IdxPeople, block, func(term string, id NodeID) bool {
 		if term == block {
@@ -336,7 +337,7 @@ type blockPlan struct {
 // planBlock clusters the papers of one name again and returns what must
 // change (nil: nothing).
 func planBlock(r Reader, c *peopleCache, block string) (*blockPlan, error) {
-	persons, err := people(r, block)
+	persons, err := peopleOf(r, block)
 	if err != nil || len(persons) == 0 {
 		return nil, err
 	}
@@ -360,7 +361,7 @@ func planBlock(r Reader, c *peopleCache, block string) (*blockPlan, error) {
 	slices.SortFunc(uses, func(a, b personUse) int {
 		return cmp.Or(cmp.Compare(a.ident, b.ident), cmp.Compare(a.paper.ID, b.paper.ID))
 	})
-	ev := make([]Evidence, len(uses))
+	ev := make([]people.Evidence, len(uses))
 	for i := range uses {
 		if ev[i], err = c.evidence(r, &uses[i], block); err != nil {
 			return nil, err
@@ -371,7 +372,7 @@ func planBlock(r Reader, c *peopleCache, block string) (*blockPlan, error) {
 		return nil, err
 	}
 	var fillErr error
-	part := ClusterPeople(block, ev, DefaultPriors(), constraintsOf(cons), func(ev []Evidence) {
+	part := people.ClusterPeople(block, ev, people.DefaultPriors(), constraintsOf(cons), func(ev []people.Evidence) {
 		for i := range ev {
 			if fillErr == nil {
 				fillErr = c.fillEvidence(r, &ev[i], &uses[i])
@@ -405,8 +406,8 @@ func planBlock(r Reader, c *peopleCache, block string) (*blockPlan, error) {
 // evidence reads what a paper says about its author of a name: the
 // co-authors, and the author's ORCID iD and affiliation when a source gave
 // them. Words and subjects are read by fillEvidence, when needed.
-func (c *peopleCache) evidence(r Reader, u *personUse, block string) (Evidence, error) {
-	e := Evidence{Paper: u.ident, Year: u.paper.Year}
+func (c *peopleCache) evidence(r Reader, u *personUse, block string) (people.Evidence, error) {
+	e := people.Evidence{Paper: u.ident, Year: u.paper.Year}
 	authors, err := paperAuthors(r, u.paper.ID)
 	if err != nil {
 		return e, err
@@ -436,7 +437,7 @@ func (c *peopleCache) evidence(r Reader, u *personUse, block string) (Evidence, 
 }
 
 // fillEvidence reads a paper's words and subjects.
-func (c *peopleCache) fillEvidence(r Reader, e *Evidence, u *personUse) error {
+func (c *peopleCache) fillEvidence(r Reader, e *people.Evidence, u *personUse) error {
 	if ws, ok := c.words[u.paper.ID]; ok {
 		e.Words = ws
 	} else {
@@ -444,7 +445,7 @@ func (c *peopleCache) fillEvidence(r Reader, e *Evidence, u *personUse) error {
 		if err != nil {
 			return err
 		}
-		e.Words = evidenceWords(u.paper.Label, abs)
+		e.Words = people.EvidenceWords(u.paper.Label, abs)
 		if len(c.words) >= maxCachedWords {
 			clear(c.words)
 		}

@@ -1,13 +1,10 @@
 package graph_test
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"math/rand/v2"
 	"os"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/researchkg/kg/graph"
@@ -372,29 +369,6 @@ func TestAuthorCorrections(t *testing.T) {
 	checkPeopleExact(t, svc)
 }
 
-// An ORCID iD settles a question both ways.
-func TestClusterPeopleORCID(t *testing.T) {
-	pr := graph.DefaultPriors()
-	words := []string{"graph", "neural", "network", "molecule"}
-	ev := []graph.Evidence{
-		{Paper: "a", Coauthors: []string{"ann lee"}, Words: words, ORCID: "0000-0002-1825-0097"},
-		{Paper: "b", Coauthors: []string{"ann lee"}, Words: words, ORCID: "0000-0001-5109-3700"},
-		{Paper: "c", Coauthors: []string{"bob ray"}, Words: []string{"galaxy", "spectra"}, ORCID: "0000-0002-1825-0097"},
-	}
-	got := graph.ClusterPeople("wei wang", ev, pr, nil, nil)
-	if !slices.Equal(got, []int{0, 1, 0}) {
-		t.Errorf("ORCID: got %v, want [0 1 0] (a shared co-author does not join different iDs; the same iD joins different topics)", got)
-	}
-	// a manual correction: b apart from a, though they share a co-author
-	ev2 := []graph.Evidence{{Paper: "a", Coauthors: []string{"ann lee"}}, {Paper: "b", Coauthors: []string{"ann lee"}}}
-	if got := graph.ClusterPeople("wei wang", ev2, pr, []graph.Constraint{{A: []string{"a"}, B: []string{"b"}}}, nil); !slices.Equal(got, []int{0, 1}) {
-		t.Errorf("apart: got %v, want [0 1]", got)
-	}
-	if got := graph.ClusterPeople("wei wang", ev2, pr, nil, nil); !slices.Equal(got, []int{0, 0}) {
-		t.Errorf("shared co-author: got %v, want [0 0]", got)
-	}
-}
-
 func TestORCIDKey(t *testing.T) {
 	for in, want := range map[string]string{
 		"0000-0002-1825-0097":                   "0000-0002-1825-0097",
@@ -459,27 +433,5 @@ func FuzzDecodeProfile(f *testing.F) {
 		if n, err := graph.DecodeProfileLen(b); err == nil && n > len(b) {
 			t.Fatalf("%d co-authors decoded from %d bytes", n, len(b))
 		}
-	})
-}
-
-// The priors table reader names the line of what it cannot read.
-func FuzzReadPriors(f *testing.F) {
-	f.Add("kg-priors-1 3 2\nf\tyang\t2\nl\tliu\t3\nw\tgraph\t2\n")
-	f.Add("kg-priors-1 x\n")
-	f.Add("f\tyang\n")
-	f.Fuzz(func(t *testing.T, s string) {
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		zw.Write([]byte(s))
-		zw.Close()
-		tbl, err := graph.ReadPriors(&buf)
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "priors") {
-				t.Fatalf("error without its place: %v", err)
-			}
-			return
-		}
-		tbl.People("yang liu")
-		tbl.IDF("graph")
 	})
 }

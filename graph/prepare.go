@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/people"
 )
 
 // preparedDoc is a document's records validated and normalised for
@@ -131,8 +132,8 @@ func prepare(rec Record) (prepared, []string, error) {
 		if k == "" || seen[k] {
 			continue
 		}
-		if !hasLetter(name) {
-			warns = append(warns, fmt.Sprintf("author %q has no letters; left out", truncate(a, 40)))
+		if !people.HasLetter(name) {
+			warns = append(warns, fmt.Sprintf("author %q has no letters; left out", ident.Clip(a, 40)))
 			continue
 		}
 		seen[k] = true
@@ -151,7 +152,7 @@ func prepare(rec Record) (prepared, []string, error) {
 			continue
 		}
 		if !ident.LooksLikeSubject(code) {
-			return p, nil, fmt.Errorf("subject %q is not an arXiv category code", truncate(c, 40))
+			return p, nil, fmt.Errorf("subject %q is not an arXiv category code", ident.Clip(c, 40))
 		}
 		if _, ok := ident.SubjectName(code); !ok {
 			warns = append(warns, fmt.Sprintf("unknown arXiv category %q kept with its code as name", code))
@@ -162,10 +163,10 @@ func prepare(rec Record) (prepared, []string, error) {
 	p.repos = extractRepositories(rec.Abstract)
 	p.arxiv, p.doi = ident.ArXivKey(rec.ArXivID), ident.DOIKey(rec.DOI)
 	if rec.ArXivID != "" && p.arxiv == "" {
-		warns = append(warns, fmt.Sprintf("arXiv id %q not understood; ignored", truncate(rec.ArXivID, 40)))
+		warns = append(warns, fmt.Sprintf("arXiv id %q not understood; ignored", ident.Clip(rec.ArXivID, 40)))
 	}
 	if rec.DOI != "" && p.doi == "" {
-		warns = append(warns, fmt.Sprintf("DOI %q not understood; ignored", truncate(rec.DOI, 60)))
+		warns = append(warns, fmt.Sprintf("DOI %q not understood; ignored", ident.Clip(rec.DOI, 60)))
 	}
 	var warn string
 	p.date, p.rec.Year, warn = recordDate(rec, p.arxiv)
@@ -185,7 +186,7 @@ func recordDate(rec Record, arxiv string) (date string, year int, warn string) {
 		d, err := ParseDate(strings.TrimSpace(rec.Date))
 		switch {
 		case err != nil:
-			warn = fmt.Sprintf("date %q not understood; ignored", truncate(rec.Date, 40))
+			warn = fmt.Sprintf("date %q not understood; ignored", ident.Clip(rec.Date, 40))
 		case year != 0 && d.Year != year:
 			warn = fmt.Sprintf("date %s is not in the year %d given; ignored", d, year)
 		default:

@@ -479,7 +479,7 @@ func (v *View) AuthorsByName(name string, first int) ([]*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids, err := people(v.r, ident.NameKey(primary.Label))
+	ids, err := peopleOf(v.r, ident.NameKey(primary.Label))
 	if err != nil {
 		return nil, err
 	}

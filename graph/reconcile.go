@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/people"
 )
 
 // reconcile makes the stored people of a name the clusters of part: each
@@ -155,7 +156,7 @@ func (w *writer) pointName(block string, primary NodeID, persons []NodeID) error
 		mine[a] = true
 	}
 	for _, s := range append([]string{n.Label}, n.Aliases...) {
-		if isAbbreviated(s) {
+		if people.IsAbbreviated(s) {
 			continue
 		}
 		for _, k := range []struct {

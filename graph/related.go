@@ -6,17 +6,14 @@
 package graph
 
 import (
-	"cmp"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/paperindex"
 )
 
 // RelatedQuery is what a researcher brings to find related work. At least
@@ -60,56 +57,9 @@ type Related struct {
 	Why string
 }
 
-// Weights of the evidence in a related-work score (doc.go, "Related
-// work"). The concept part is a cosine in [0, 1]; the others add to it.
-const (
-	relAuthorWeight = 3.0 // the seeds' people who wrote it, over the geometric mean of the two teams' sizes
-	// relPeopleAlone: the share of the people's part a paper gets with no
-	// topic in common (the rest comes with a topical score of
-	// relTopicEnough)
-	relPeopleAlone   = 0.4
-	relTopicEnough   = 0.1
-	relVenueWeight   = 0.06 // the venue of a seed paper
-	relSubjectWeight = 0.02 // per subject shared with the seeds
-	relYearWeight    = 0.06 // within a few years of the seeds: × e^(−|Δy|/relYearScale)
-	relYearScale     = 4.0
-	relYearSpan      = 40 // years apart beyond which proximity counts nothing
-	// relTermFloor: a concept's weight in a paper's vector is at least
-	// this share (relTermWeight)
-	relTermFloor = 0.5
-	// relNamedWeight: each concept asked for by name that a paper
-	// mentions; more than the rest of a score without seeds can reach, so
-	// papers naming more of them come first
-	relNamedWeight = 2.0
-	// relOpenDF and relEnough bound the candidates (related)
-	relOpenDF = 2000
-	relEnough = 500
-	// relWordWeight: the cosine of the title words (idf-weighted; a word
-	// in more than relWordMaxShare of the papers weighs nothing)
-	relWordWeight   = 1.0
-	relWordMaxShare = 0.1
-	// relNestedDamp: the weight kept by a query concept whose name is
-	// inside another's (damp)
-	relNestedDamp = 0.5
-)
-
-// relQuery is a related-work query resolved to the facet index: weights
-// by concept, person, subject and venue ordinal.
-type relQuery struct {
-	concepts map[uint32]float64 // concept ordinal → weight in the query (before idf)
-	named    []uint32           // concepts asked for by name
-	terms    []relTerm          // a draft's rare key terms that are no concepts
-	words    map[uint32]float64 // title words of the seeds and the draft: ordinal → weight × idf
-	wordNorm float64
-	termNorm float64            // their part of the draft's vector's squared length
-	authors  map[uint32]float64 // person ordinal → seeds they wrote
-	subjects map[uint32]float64
-	venues   map[uint32]float64
-	years    []int
-	exclude  map[uint32]bool // rows
-	allow    []bool          // rows a filter lets through (nil: all)
-	qnorm    float64         // norm's
-}
+// relNestedDamp: the weight kept by a query concept whose name is inside
+// another's (damp).
+const relNestedDamp = 0.5
 
 // splitDraft cuts a draft into its title (its first line, when it has
 // several and the first is short enough to be one) and its body.
@@ -118,107 +68,6 @@ func splitDraft(text string) (title, body string) {
 		return strings.TrimSpace(t), rest
 	}
 	return "", text
-}
-
-// relTerm is a textTerm on the index: q is its weight × idf² in the
-// draft, w its weight in each of its rows.
-type relTerm struct {
-	name string
-	q    float64
-	rows []uint32
-	w    []float64
-}
-
-// relScratch is the per-query accumulator, pooled: one float per row.
-type relScratch struct {
-	dot, extra []float32
-	people     []float32 // the seeds' people who wrote a row, weighed
-	touched    []uint32
-	qword      []float32 // the query's title words: ordinal → weight × idf
-	wdot       []float64 // a row's title-word dot product with the query
-}
-
-var relPool = sync.Pool{New: func() any { return new(relScratch) }}
-
-// relHit is a scored row.
-type relHit struct {
-	row   uint32
-	score float64
-}
-
-// conceptIDF is a concept's inverse document frequency over the live
-// papers of the index.
-func (ix *facetIndex) conceptIDF(ord uint32) float64 { return float64(ix.idf[ord]) }
-
-// weigh computes every concept's idf and every row's norm: about 10 ms for
-// the 47,919 papers of the arXiv file, after each change of the index, so
-// that a query reads them instead of taking 700,000 logarithms.
-func (ix *facetIndex) weigh() {
-	ix.byRel, ix.postW = nil, nil // called with the index held for writing
-	posts := ix.dicts[dimConcept].posts
-	ix.idf = slices.Grow(ix.idf[:0], len(posts))[:len(posts)]
-	for c, l := range posts {
-		ix.idf[c] = float32(math.Log(1 + float64(ix.live)/float64(max(1, len(l)))))
-	}
-	ix.norms = slices.Grow(ix.norms[:0], len(ix.rows))[:len(ix.rows)]
-	for r := range ix.rows {
-		row := &ix.rows[r]
-		var n float64
-		for j, c := range row.vals[dimConcept] {
-			x := relTermWeight(row.weights[j]) * float64(ix.idf[c])
-			n += x * x
-		}
-		ix.norms[r] = float32(math.Sqrt(max(n, 1e-12)))
-	}
-	// title words: document frequencies over the live rows, then as above
-	df := make([]int32, len(ix.words))
-	for r := range ix.rows {
-		if !ix.rows[r].dead {
-			for _, w := range ix.rows[r].words {
-				df[w]++
-			}
-		}
-	}
-	ix.wordIDF = slices.Grow(ix.wordIDF[:0], len(df))[:len(df)]
-	for w, n := range df {
-		ix.wordIDF[w] = 0
-		if n > 0 && float64(n) <= relWordMaxShare*float64(ix.live) {
-			ix.wordIDF[w] = float32(math.Log(float64(ix.live) / float64(n)))
-		}
-	}
-	ix.wordNorms = slices.Grow(ix.wordNorms[:0], len(ix.rows))[:len(ix.rows)]
-	for r := range ix.rows {
-		var n float64
-		for _, w := range ix.rows[r].words {
-			n += float64(ix.wordIDF[w]) * float64(ix.wordIDF[w])
-		}
-		ix.wordNorms[r] = float32(math.Sqrt(n))
-	}
-	// the rows of each word that weighs, for the title-word cosine
-	// (related): a query's few words reach the rows through them, where
-	// a loop over every candidate's words cost two thirds of a query
-	counts := make([]int32, len(ix.wordIDF))
-	total := 0
-	for r := range ix.rows {
-		for _, w := range ix.rows[r].words {
-			if ix.wordIDF[w] > 0 {
-				counts[w]++
-				total++
-			}
-		}
-	}
-	flat := make([]uint32, total)
-	ix.wordPosts = slices.Grow(ix.wordPosts[:0], len(counts))[:len(counts)]
-	for w, n := range counts {
-		ix.wordPosts[w], flat = flat[:0:n], flat[n:]
-	}
-	for r := range ix.rows {
-		for _, w := range ix.rows[r].words {
-			if ix.wordIDF[w] > 0 {
-				ix.wordPosts[w] = append(ix.wordPosts[w], uint32(r))
-			}
-		}
-	}
 }
 
 // titleWords are the words of a title that may say what it is about: its
@@ -237,249 +86,6 @@ func titleWords(title string) []string {
 var titleStopWords = map[string]bool{"is": true, "are": true, "be": true, "we": true, "our": true, "its": true,
 	"towards": true, "toward": true, "based": true, "at": true, "as": true, "or": true, "not": true, "vs": true,
 	"can": true, "do": true, "does": true, "how": true, "what": true, "why": true, "when": true, "this": true}
-
-// postWeightsMin is the list size from which a concept's weights in its
-// papers are kept between queries.
-var postWeightsMin = 64
-
-// postingWeights is concept c's weight in each paper of its list,
-// parallel to the list (nil for a short list: read the rows). Related
-// work sums a query concept over all its papers; finding the concept in
-// each paper's row was half of a query's time (a cache miss or two a
-// paper), and the same large concepts come back query after query.
-func (ix *facetIndex) postingWeights(c uint32) []uint16 {
-	posts := ix.dicts[dimConcept].posts[c]
-	if len(posts) < postWeightsMin {
-		return nil
-	}
-	ix.relMu.Lock()
-	w, ok := ix.postW[c]
-	ix.relMu.Unlock()
-	if ok {
-		return w
-	}
-	w = make([]uint16, len(posts))
-	for i, r := range posts {
-		row := &ix.rows[r]
-		if j := slices.Index(row.vals[dimConcept], c); j >= 0 {
-			w[i] = row.weights[j]
-		}
-	}
-	ix.relMu.Lock()
-	if ix.postW == nil {
-		ix.postW = map[uint32][]uint16{}
-	}
-	ix.postW[c] = w
-	ix.relMu.Unlock()
-	return w
-}
-
-// conceptWeight is the weight of concept ordinal c in a row (0: none).
-func (row *facetRow) conceptWeight(c uint32) float64 {
-	for j, v := range row.vals[dimConcept] {
-		if v == c {
-			return relTermWeight(row.weights[j])
-		}
-	}
-	return 0
-}
-
-// related scores every row that shares a concept or a person with the
-// query and returns the best first.
-func (ix *facetIndex) related(q *relQuery, first int) []relHit {
-	sc := relPool.Get().(*relScratch)
-	defer relPool.Put(sc)
-	if cap(sc.dot) < len(ix.rows) {
-		sc.dot, sc.extra, sc.people = make([]float32, len(ix.rows)), make([]float32, len(ix.rows)), make([]float32, len(ix.rows))
-	}
-	sc.dot, sc.extra, sc.people = sc.dot[:len(ix.rows)], sc.extra[:len(ix.rows)], sc.people[:len(ix.rows)]
-	sc.touched = sc.touched[:0]
-	if cap(sc.qword) < len(ix.wordIDF) {
-		sc.qword = make([]float32, len(ix.wordIDF))
-	}
-	if cap(sc.wdot) < len(ix.rows) {
-		sc.wdot = make([]float64, len(ix.rows))
-	}
-	sc.wdot = sc.wdot[:len(ix.rows)]
-	sc.qword = sc.qword[:len(ix.wordIDF)]
-	for w, x := range q.words {
-		sc.qword[w] = float32(x)
-	}
-	defer func() {
-		for _, r := range sc.touched {
-			sc.dot[r], sc.extra[r], sc.people[r], sc.wdot[r] = 0, 0, 0, 0
-		}
-		for w := range q.words {
-			sc.qword[w] = 0
-		}
-	}()
-	touch := func(r uint32) bool {
-		if q.allow != nil && !q.allow[r] {
-			return false
-		}
-		if sc.dot[r] == 0 && sc.extra[r] == 0 {
-			sc.touched = append(sc.touched, r)
-			sc.extra[r] = 1e-9 // marks it touched
-		}
-		return true
-	}
-	// people: a person's papers, damped by how many they wrote (a prolific
-	// person's every paper is weaker evidence); the sum is normalised by
-	// the teams' sizes when scored, as a cosine
-	for _, a := range slices.Sorted(maps.Keys(q.authors)) {
-		posts := ix.dicts[dimAuthor].posts[a]
-		w := float32(q.authors[a] / math.Log2(2+float64(len(posts))/8))
-		for _, r := range posts {
-			if touch(r) {
-				sc.people[r] += w
-			}
-		}
-	}
-	// the query's concept vector is weight × idf; the cosine's dot
-	// product is summed over each concept's papers, rarest concept first.
-	// A concept of more than relOpenDF papers ("large language model":
-	// 16,670) adds only to the papers found so far once there are
-	// relEnough of them: the papers it alone would bring could not rank.
-	qnorm := q.norm(ix)
-	concepts := slices.Sorted(maps.Keys(q.concepts))
-	posts := ix.dicts[dimConcept].posts
-	slices.SortStableFunc(concepts, func(a, b uint32) int { return cmp.Compare(len(posts[a]), len(posts[b])) })
-	for _, c := range concepts {
-		idf := ix.conceptIDF(c)
-		qc := q.concepts[c] * idf * idf / qnorm
-		open := len(posts[c]) <= relOpenDF || len(sc.touched) < relEnough
-		pw := ix.postingWeights(c)
-		for i, r := range posts[c] {
-			if !open && sc.dot[r] == 0 && sc.extra[r] == 0 {
-				continue
-			}
-			if touch(r) {
-				w := 0.0
-				if pw != nil {
-					w = relTermWeight(pw[i])
-				} else {
-					w = ix.rows[r].conceptWeight(c)
-				}
-				sc.dot[r] += float32(qc * w)
-			}
-		}
-	}
-	// a draft's rare terms: their share of the draft's whole vector
-	if len(q.terms) > 0 {
-		all := qnorm*qnorm + q.termNorm
-		for _, t := range q.terms {
-			for i, r := range t.rows {
-				if touch(r) {
-					sc.extra[r] += float32(t.q * t.w[i] / all)
-				}
-			}
-		}
-	}
-	for _, c := range q.named {
-		for _, r := range ix.dicts[dimConcept].posts[c] {
-			if touch(r) {
-				sc.extra[r] += relNamedWeight
-			}
-		}
-	}
-	// the title-word dot products of the candidates, from the rows of
-	// the query's words in word order: each row's sum adds the same
-	// products in the same order as a loop over its own words would
-	if q.wordNorm > 0 && relWordPostings {
-		ws := make([]uint32, 0, len(q.words))
-		for w := range q.words {
-			if sc.qword[w] != 0 && ix.wordIDF[w] > 0 {
-				ws = append(ws, w)
-			}
-		}
-		slices.Sort(ws)
-		for _, w := range ws {
-			x := float64(sc.qword[w]) * float64(ix.wordIDF[w])
-			for _, r := range ix.wordPosts[w] {
-				if sc.extra[r] != 0 { // touched: a candidate
-					sc.wdot[r] += x
-				}
-			}
-		}
-	}
-	var near [relYearSpan + 1]float64 // e^(−Δy/scale) by Δy
-	for d := range near {
-		near[d] = relYearWeight * math.Exp(-float64(d)/relYearScale)
-	}
-	// the best first, kept sorted while the candidates are scored
-	top := make([]relHit, 0, first+1)
-	better := func(a, b relHit) bool {
-		return a.score > b.score || a.score == b.score && ix.rows[a.row].id < ix.rows[b.row].id
-	}
-	for _, r := range sc.touched {
-		if q.exclude[r] { // seeds and excluded papers: checked once a candidate, not once a posting
-			continue
-		}
-		row := &ix.rows[r]
-		s := 0.0
-		if d := float64(sc.dot[r]); d > 0 {
-			s = d / ix.rowNorm(r)
-		}
-		s += float64(sc.extra[r])
-		if q.wordNorm > 0 && ix.wordNorms[r] > 0 {
-			dot := sc.wdot[r]
-			if !relWordPostings {
-				for _, w := range row.words {
-					dot += float64(sc.qword[w]) * float64(ix.wordIDF[w])
-				}
-			}
-			s += relWordWeight * dot / (q.wordNorm * float64(ix.wordNorms[r]))
-		}
-		if p := float64(sc.people[r]); p > 0 {
-			// shared people over the geometric mean of the two teams:
-			// six of a ten-author team's people are one team's work,
-			// not six reasons (RewardBench 2 and the same lab's Olmo
-			// 3); and they count fully only beside a shared topic (s so
-			// far: concepts, terms, title words)
-			p = relAuthorWeight * p / math.Sqrt(float64(max(1, len(q.authors)))*float64(max(1, len(row.vals[dimAuthor]))))
-			s += p * (relPeopleAlone + (1-relPeopleAlone)*min(1, s/relTopicEnough))
-		}
-		for _, v := range row.vals[dimSubject] {
-			s += relSubjectWeight * q.subjects[v]
-		}
-		if row.venue != 0 {
-			s += relVenueWeight * q.venues[row.venue]
-		}
-		if len(q.years) > 0 && row.date != 0 {
-			y, best := int(row.date>>9), 0.0
-			for _, sy := range q.years {
-				if d := abs(y - sy); d <= relYearSpan {
-					best = max(best, near[d])
-				}
-			}
-			s += best
-		}
-		h := relHit{r, s}
-		if len(top) == first && (first == 0 || !better(h, top[first-1])) {
-			continue
-		}
-		i := sort.Search(len(top), func(i int) bool { return better(h, top[i]) })
-		top = slices.Insert(top, i, h)
-		if len(top) > first {
-			top = top[:first]
-		}
-	}
-	return top
-}
-
-// relWordPostings: the title-word cosine through the words' rows (false:
-// through each candidate's words, for the test that compares the two).
-var relWordPostings = true
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-// rowNorm is the length of row r's concept vector (weight × idf).
-func (ix *facetIndex) rowNorm(r uint32) float64 { return float64(ix.norms[r]) }
 
 // RelatedPapers ranks the papers related to p: RelatedWork with p as the
 // one seed.
@@ -510,11 +116,11 @@ func (v *View) RelatedWork(q RelatedQuery) ([]Related, error) {
 	// the concepts asked for, by id: named ones, the text's, the seeds'
 	want := map[NodeID]float64{}
 	var named []NodeID
-	var terms []textTerm
+	var terms []paperindex.Term
 	for _, name := range q.Concepts {
 		n, err := v.ConceptByName(name)
 		if ErrorCode(err) == NotFound {
-			return nil, Errorf(Invalid, "relatedWork.concepts: unknown concept %q", truncate(name, 64))
+			return nil, Errorf(Invalid, "relatedWork.concepts: unknown concept %q", ident.Clip(name, 64))
 		} else if err != nil {
 			return nil, err
 		}
@@ -549,15 +155,19 @@ func (v *View) RelatedWork(q RelatedQuery) ([]Related, error) {
 	}
 	first := max(q.First, 0)
 	title, _ := splitDraft(q.Text)
-	var found []relFound
-	err = v.withIndex(func(ix *facetIndex) error {
-		rq := ix.relQuery(want, named, terms, title, q.Papers, q.Exclude, sel)
-		if err := v.damp(ix, rq); err != nil {
+	ask := &paperindex.Ask{Concepts: map[uint64]float64{}, TitleWords: titleWords(title), Terms: terms,
+		Seeds: uint64s(q.Papers), Exclude: uint64s(q.Exclude), Filter: &sel.q}
+	for id, w := range want {
+		ask.Concepts[uint64(id)] = w
+	}
+	ask.Named = uint64s(named)
+	var found []paperindex.Found
+	err = v.withIndex(func(ix *paperindex.Index) error {
+		rq := ix.Resolve(ask)
+		if err := v.damp(rq); err != nil {
 			return err
 		}
-		for _, h := range ix.related(rq, first) {
-			found = append(found, ix.explain(rq, h))
-		}
+		found = ix.Related(rq, first)
 		return nil
 	})
 	if err != nil {
@@ -577,77 +187,6 @@ func (v *View) RelatedWork(q RelatedQuery) ([]Related, error) {
 	return out, nil
 }
 
-// relFound is an answer with its reasons as ids, taken from the index
-// under its lock.
-type relFound struct {
-	paper    NodeID
-	score    float64
-	concepts []NodeID
-	shares   []float64 // each concept's part of the score
-	authors  []NodeID
-	subjects []NodeID // shared with the seeds
-	terms    []string // a draft's rare key terms it uses
-}
-
-// explain lists why a row is an answer: the query's concepts it has, by
-// their part of the score, and the seeds' people and subjects it has.
-func (ix *facetIndex) explain(q *relQuery, h relHit) relFound {
-	row := &ix.rows[h.row]
-	f := relFound{paper: row.id, score: h.score}
-	type part struct {
-		id    NodeID
-		share float64
-	}
-	var parts []part
-	norm := ix.rowNorm(h.row) * q.norm(ix)
-	for j, c := range row.vals[dimConcept] {
-		w, ok := q.concepts[c]
-		if !ok {
-			continue
-		}
-		idf := ix.conceptIDF(c)
-		parts = append(parts, part{ix.dicts[dimConcept].ids[c], w * idf * idf * relTermWeight(row.weights[j]) / norm})
-	}
-	slices.SortFunc(parts, func(a, b part) int {
-		if c := cmp.Compare(b.share, a.share); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.id, b.id)
-	})
-	for _, p := range parts {
-		f.concepts = append(f.concepts, p.id)
-		f.shares = append(f.shares, p.share)
-	}
-	for _, t := range q.terms {
-		if slices.Contains(t.rows, h.row) {
-			f.terms = append(f.terms, t.name)
-		}
-	}
-	for _, a := range row.vals[dimAuthor] {
-		if _, ok := q.authors[a]; ok {
-			f.authors = append(f.authors, ix.dicts[dimAuthor].ids[a])
-		}
-	}
-	for _, s := range row.vals[dimSubject] {
-		if q.subjects[s] > 0 {
-			f.subjects = append(f.subjects, ix.dicts[dimSubject].ids[s])
-		}
-	}
-	return f
-}
-
-// norm is the length of the query's concept vector (weight × idf).
-func (q *relQuery) norm(ix *facetIndex) float64 {
-	if q.qnorm == 0 {
-		for c, w := range q.concepts {
-			x := w * ix.conceptIDF(c)
-			q.qnorm += x * x
-		}
-		q.qnorm = math.Sqrt(max(q.qnorm, 1e-12))
-	}
-	return q.qnorm
-}
-
 // whyConcepts and whyPeople bound what the one-line reason names.
 const (
 	whyConcepts = 3
@@ -655,34 +194,34 @@ const (
 )
 
 // reasons loads an answer's nodes and writes its line.
-func (v *View) reasons(f relFound) (Related, error) {
+func (v *View) reasons(f paperindex.Found) (Related, error) {
 	var r Related
 	var err error
-	if r.Paper, err = v.Node(f.paper); err != nil {
+	if r.Paper, err = v.Node(NodeID(f.Paper)); err != nil {
 		return r, err
 	}
-	r.Score = f.score
-	r.SharedTerms = f.terms
-	for i, id := range f.concepts {
-		n, err := v.Node(id)
+	r.Score = f.Score
+	r.SharedTerms = f.Terms
+	for i, id := range f.Concepts {
+		n, err := v.Node(NodeID(id))
 		if ErrorCode(err) == NotFound {
 			continue
 		} else if err != nil {
 			return r, err
 		}
 		r.SharedConcepts = append(r.SharedConcepts, n)
-		r.ConceptShares = append(r.ConceptShares, f.shares[i])
+		r.ConceptShares = append(r.ConceptShares, f.Shares[i])
 	}
-	if r.SharedAuthors, err = v.Nodes(f.authors); err != nil {
+	if r.SharedAuthors, err = v.Nodes(nodeIDs(f.Authors)); err != nil {
 		return r, err
 	}
-	if r.SharedSubjects, err = v.Nodes(f.subjects); err != nil {
+	if r.SharedSubjects, err = v.Nodes(nodeIDs(f.Subjects)); err != nil {
 		return r, err
 	}
 	subject := ""
 	if len(r.SharedSubjects) > 0 {
 		subject = r.SharedSubjects[0].Label
-	} else if subs, _, err := v.edgeList(f.paper, InSubject, Out); err != nil {
+	} else if subs, _, err := v.edgeList(NodeID(f.Paper), InSubject, Out); err != nil {
 		return r, err
 	} else if len(subs) > 0 {
 		if n, err := v.Node(subs[0]); err == nil {
@@ -731,7 +270,7 @@ func whyLine(r Related, subject string) string {
 	if subject != "" {
 		where = append(where, subject)
 	} else if r.Paper.Venue != "" {
-		where = append(where, truncate(r.Paper.Venue, 40))
+		where = append(where, ident.Clip(r.Paper.Venue, 40))
 	}
 	if r.Paper.Year != 0 {
 		where = append(where, fmt.Sprint(r.Paper.Year))
@@ -761,14 +300,14 @@ func conceptShortName(c *Node) string {
 // another query concept's: "model agent" and "language model agent" in a
 // query that has "large language model agent" are the same evidence
 // again, and would triple its weight.
-func (v *View) damp(ix *facetIndex, q *relQuery) error {
+func (v *View) damp(q *paperindex.Query) error {
 	type named struct {
-		ord   uint32
+		id    uint64
 		words []string
 	}
 	var cs []named
-	for _, c := range slices.Sorted(maps.Keys(q.concepts)) {
-		n, err := v.Node(ix.dicts[dimConcept].ids[c])
+	for _, c := range q.Concepts() {
+		n, err := v.Node(NodeID(c))
 		if ErrorCode(err) == NotFound {
 			continue
 		} else if err != nil {
@@ -779,90 +318,24 @@ func (v *View) damp(ix *facetIndex, q *relQuery) error {
 	for _, a := range cs {
 		for _, b := range cs {
 			if len(a.words) < len(b.words) && wordsInWords(a.words, b.words) { // a nested in b, words found once
-				q.concepts[a.ord] *= relNestedDamp
+				q.Scale(a.id, relNestedDamp)
 				break
 			}
 		}
 	}
-	q.qnorm = 0 // weights changed
 	return nil
 }
 
-// relQuery resolves a query: the concepts' ordinals, and the seed papers'
-// concepts (summed: a paper sharing concepts with several seeds gains from
-// each), people, subjects, venues and years.
-func (ix *facetIndex) relQuery(want map[NodeID]float64, named []NodeID, terms []textTerm, title string, seeds, exclude []NodeID, sel *Selection) *relQuery {
-	q := &relQuery{concepts: map[uint32]float64{}, authors: map[uint32]float64{},
-		subjects: map[uint32]float64{}, venues: map[uint32]float64{}, exclude: map[uint32]bool{}, words: map[uint32]float64{}}
-	for id, w := range want {
-		if o, ok := ix.dicts[dimConcept].ord[id]; ok && len(ix.dicts[dimConcept].posts[o]) > 0 {
-			q.concepts[o] += w
-		}
+// uint64s are node ids as the index takes them.
+func uint64s(ids []NodeID) []uint64 {
+	if ids == nil {
+		return nil
 	}
-	for _, id := range named {
-		if o, ok := ix.dicts[dimConcept].ord[id]; ok && !slices.Contains(q.named, o) {
-			q.named = append(q.named, o)
-		}
+	out := make([]uint64, len(ids))
+	for i, id := range ids {
+		out[i] = uint64(id)
 	}
-	for _, list := range [][]NodeID{seeds, exclude} {
-		for _, p := range list {
-			if r, ok := ix.row[p]; ok && !ix.rows[r].dead {
-				q.exclude[r] = true
-			}
-		}
-	}
-	for _, p := range seeds {
-		r, ok := ix.row[p]
-		if !ok || ix.rows[r].dead {
-			continue
-		}
-		row := &ix.rows[r]
-		for j, c := range row.vals[dimConcept] {
-			q.concepts[c] += relTermWeight(row.weights[j])
-		}
-		for _, a := range row.vals[dimAuthor] {
-			q.authors[a]++
-		}
-		for _, s := range row.vals[dimSubject] {
-			q.subjects[s] = 1
-		}
-		if row.venue != 0 {
-			q.venues[row.venue] = 1
-		}
-		for _, w := range row.words {
-			q.words[w] += float64(ix.wordIDF[w])
-		}
-		if row.date != 0 {
-			q.years = append(q.years, int(row.date>>9))
-		}
-	}
-	for _, w := range titleWords(title) {
-		if o, ok := ix.words[w]; ok {
-			q.words[o] += float64(ix.wordIDF[o])
-		}
-	}
-	for _, x := range q.words {
-		q.wordNorm += x * x
-	}
-	q.wordNorm = math.Sqrt(q.wordNorm)
-	for _, t := range terms {
-		rt := relTerm{name: t.name, q: t.weight * t.idf * t.idf}
-		for i, p := range t.papers {
-			if r, ok := ix.row[p]; ok && !ix.rows[r].dead {
-				rt.rows = append(rt.rows, r)
-				rt.w = append(rt.w, t.pw[i])
-			}
-		}
-		q.terms = append(q.terms, rt)
-		q.termNorm += (t.weight * t.idf) * (t.weight * t.idf)
-	}
-	if !sel.empty() {
-		q.allow = make([]bool, len(ix.rows))
-		for _, r := range ix.match(sel) {
-			q.allow[r] = true
-		}
-	}
-	return q
+	return out
 }
 
 // TextConcepts finds the concepts a text names, as ingest links a stored
@@ -875,18 +348,6 @@ func (v *View) TextConcepts(text string) ([]Link, error) {
 	return links, err
 }
 
-// textTerm is a key term of a draft that is no concept yet, with the
-// papers that use it: the first from its document-frequency counter, the
-// others from their recorded uses (recordUses), each with the weight a
-// link would have.
-type textTerm struct {
-	name   string
-	weight float64 // in the draft
-	idf    float64
-	papers []NodeID
-	pw     []float64
-}
-
 // relTermTop: a draft's best key terms that are no concepts are looked up
 // in the papers that use them (rare ones: a term of more than maxPostings
 // papers has no complete list and says little).
@@ -894,7 +355,7 @@ const relTermTop = 30
 
 // textEvidence is TextConcepts, and the draft's rare key terms that are
 // no concepts with the papers that use them.
-func (v *View) textEvidence(text string) ([]Link, []textTerm, error) {
+func (v *View) textEvidence(text string) ([]Link, []paperindex.Term, error) {
 	if v.svc.terms == nil {
 		return nil, nil, nil
 	}
@@ -949,7 +410,7 @@ func (v *View) textEvidence(text string) ([]Link, []textTerm, error) {
 
 // rareTerms are a draft's best key terms that are no concept it links to,
 // used by at most maxPostings+1 papers, with those papers.
-func (v *View) rareTerms(ranked Ranking, stats *StoreStats, links []Link) ([]textTerm, error) {
+func (v *View) rareTerms(ranked Ranking, stats *StoreStats, links []Link) ([]paperindex.Term, error) {
 	linked := map[string]bool{}
 	for _, l := range links {
 		if n, err := v.Node(l.Concept); err == nil {
@@ -957,7 +418,7 @@ func (v *View) rareTerms(ranked Ranking, stats *StoreStats, links []Link) ([]tex
 		}
 	}
 	docs := stats.Docs()
-	var out []textTerm
+	var out []paperindex.Term
 	for _, t := range ranked.Top(relTermTop) {
 		key := ident.ConceptKey(t.Name)
 		if t.Fragment || key == "" || linked[key] {
@@ -971,30 +432,25 @@ func (v *View) rareTerms(ranked Ranking, stats *StoreStats, links []Link) ([]tex
 		if df == 0 || df > maxPostings+1 {
 			continue
 		}
-		tt := textTerm{name: t.Name, weight: t.Score, idf: math.Log(1 + float64(docs)/float64(df))}
+		tt := paperindex.Term{Name: t.Name, Weight: t.Score, IDF: math.Log(1 + float64(docs)/float64(df))}
 		if seq != 0 {
-			tt.papers = append(tt.papers, MakeID(KindPaper, seq))
-			tt.pw = append(tt.pw, dfLevelWeight(level))
+			tt.Papers = append(tt.Papers, uint64(MakeID(KindPaper, seq)))
+			tt.PW = append(tt.PW, dfLevelWeight(level))
 		}
 		if err := v.r.Terms(IdxTermUse, key+" ", func(term string, p NodeID) bool {
 			wt, err := strconv.ParseFloat(term[len(key)+1:], 64)
 			if err != nil || wt <= 0 {
 				wt = 0.001
 			}
-			tt.papers = append(tt.papers, p)
-			tt.pw = append(tt.pw, wt)
-			return len(tt.papers) <= maxPostings+1
+			tt.Papers = append(tt.Papers, uint64(p))
+			tt.PW = append(tt.PW, wt)
+			return len(tt.Papers) <= maxPostings+1
 		}); err != nil {
 			return nil, err
 		}
-		if len(tt.papers) > 0 {
+		if len(tt.Papers) > 0 {
 			out = append(out, tt)
 		}
 	}
 	return out, nil
 }
-
-// relTermWeight is a concept's weight in a paper's vector, from its weight
-// as a key term of the paper (× 1000): floored, since every concept a
-// paper names is a topic of it, the best ones more.
-func relTermWeight(w uint16) float64 { return relTermFloor + (1-relTermFloor)*float64(w)/1000 }

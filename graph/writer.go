@@ -106,7 +106,7 @@ func (w *writer) record(p *prepared) error {
 		before := paper.Year
 		if y := p.rec.Year; y != 0 && before != 0 && y != before {
 			w.res.Warnings = append(w.res.Warnings, fmt.Sprintf("%s:%d: year %d differs from %d already recorded for %q; kept %d",
-				w.source, p.rec.Line, y, before, truncate(paper.Label, 60), before))
+				w.source, p.rec.Line, y, before, ident.Clip(paper.Label, 60), before))
 		}
 		if mergePaper(&paper, p, w.source) {
 			for _, k := range paperKeys(paper.ArXivID, paper.DOI, "") { // a merge may bring an arXiv id or a DOI

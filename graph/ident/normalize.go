@@ -320,3 +320,12 @@ func CleanText(s string) string {
 	}
 	return b.String()
 }
+
+// Clip cuts s to n bytes with an ellipsis: what an error message quotes of
+// a field that may be long.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,11 +1,4 @@
-// The facet index: every paper's date, subjects, people and concepts in
-// memory, with each subject's, person's and concept's papers as a list of
-// row numbers, newest first. Facets, rankings, filtered paper lists and
-// collaboration paths are computed from it (facets.go, paperlists.go,
-// paths.go, emerging.go); see doc.go ("Facets") for why it is kept in
-// memory and how it follows the store.
-
-package graph
+package paperindex
 
 import (
 	"slices"
@@ -13,41 +6,39 @@ import (
 	"sync"
 )
 
-// Facet dimensions held per paper, in the order of facetIndex.dicts.
+// Dimensions held per paper, in the order of Index.dicts.
 const (
-	dimSubject = iota
-	dimAuthor
-	dimConcept
-	numDims
+	Subject = iota
+	Author
+	Concept
+	NumDims
 )
 
-// dimKinds are the node kinds of the dimensions.
-var dimKinds = [numDims]Kind{KindSubject, KindAuthor, KindConcept}
-
-// paperFacts is one paper as read from the store: what its row is made of.
-type paperFacts struct {
-	ID       NodeID
-	Date     Date
-	Title    string // TitleKey
-	Subjects []NodeID
-	Authors  []NodeID
-	Concepts []NodeID
-	Weights  []float64 // parallel to Concepts
-	Venue    string    // FoldKey of the venue ("": none)
-	Words    []string  // the title's words (titleWords)
+// Facts is one paper as its holder read it from the store: what its row
+// is made of. Ids are the graph's node ids, opaque here.
+type Facts struct {
+	ID       uint64
+	Date     uint32 // PackDate
+	Title    string // the title's key (ident.TitleKey): the order within a date
+	Subjects []uint64
+	Authors  []uint64
+	Concepts []uint64
+	Weights  []float64 // parallel to Concepts, in [0, 1]
+	Venue    string    // the venue's key ("": none)
+	Words    []string  // the title's words that may say what it is about
 }
 
-// facetRow is what the index holds of one paper.
-type facetRow struct {
-	id    NodeID
-	date  uint32 // Date.packed
-	title string // TitleKey clipped to titleOrderLen: the order within a date
-	vals  [numDims][]uint32
+// row is what the index holds of one paper.
+type row struct {
+	id    uint64
+	date  uint32 // PackDate
+	title string // title key clipped to titleOrderLen: the order within a date
+	vals  [NumDims][]uint32
 	// weights are the concepts' weights in the paper (× 1000), parallel
-	// to vals[dimConcept].
+	// to vals[Concept].
 	weights []uint16
 	venue   uint32 // venue ordinal + 1 (0: none): related work's venue evidence
-	// words are the title's words, as ordinals of facetIndex.words,
+	// words are the title's words, as ordinals of Index.words,
 	// ascending: related work's title evidence
 	words []uint32
 	dead  bool // the paper left the store
@@ -57,34 +48,33 @@ type facetRow struct {
 // the stored paper lists do: PaperSortKey).
 const titleOrderLen = 48
 
-// listKey is a paper's place in newest-first order: date descending, then
+// Key is a paper's place in newest-first order: date descending, then
 // title key, then id. A cursor carries one.
-type listKey struct {
-	date  uint32
-	title string
-	id    NodeID
+type Key struct {
+	Date  uint32
+	Title string
+	ID    uint64
 }
 
-// before reports whether a comes before b, newest first.
-func (a listKey) before(b listKey) bool {
-	if a.date != b.date {
-		return a.date > b.date
+// Before reports whether a comes before b, newest first.
+func (a Key) Before(b Key) bool {
+	if a.Date != b.Date {
+		return a.Date > b.Date
 	}
-	if a.title != b.title {
-		return a.title < b.title
+	if a.Title != b.Title {
+		return a.Title < b.Title
 	}
-	return a.id < b.id
+	return a.ID < b.ID
 }
 
-// facetDict numbers the nodes of one dimension and lists each one's
-// papers.
-type facetDict struct {
-	ids   []NodeID
-	ord   map[NodeID]uint32
+// dict numbers the nodes of one dimension and lists each one's papers.
+type dict struct {
+	ids   []uint64
+	ord   map[uint64]uint32
 	posts [][]uint32 // row numbers, newest first
 }
 
-func (d *facetDict) ordinal(id NodeID) uint32 {
+func (d *dict) ordinal(id uint64) uint32 {
 	if o, ok := d.ord[id]; ok {
 		return o
 	}
@@ -95,15 +85,16 @@ func (d *facetDict) ordinal(id NodeID) uint32 {
 	return o
 }
 
-// facetIndex is the in-memory index. It is not safe for concurrent use:
-// its holder (facetHolder) guards it.
-type facetIndex struct {
-	rows  []facetRow
-	row   map[NodeID]uint32 // paper → row number
+// Index is the in-memory index of every paper. Queries may run
+// concurrently with each other; New's result and Update must not run
+// concurrently with anything (its holder guards it with a RWMutex).
+type Index struct {
+	rows  []row
+	row   map[uint64]uint32 // paper → row number
 	order []uint32          // every live row, newest first
-	dicts [numDims]facetDict
+	dicts [NumDims]dict
 	live  int
-	// venues number the papers' venues (FoldKey) from 1
+	// venues number the papers' venues from 1
 	venues map[string]uint32
 	// idf and norms are related work's weights (related.go): each
 	// concept's idf and each row's concept-vector length, computed after
@@ -118,9 +109,9 @@ type facetIndex struct {
 	wordNorms []float32
 	wordPosts [][]uint32 // rows by word, for the words that weigh
 	// byRel holds the relevance order of a large concept's whole list
-	// (Concept.papers without a filter, what a dashboard asks most) until
-	// the index next changes (weigh empties it); relMu guards it between
-	// the concurrent queries that fill it
+	// (a concept's papers without a filter, what a dashboard asks most)
+	// until the index next changes (weigh empties it); relMu guards it
+	// between the concurrent queries that fill it
 	relMu sync.Mutex
 	byRel map[uint32]relOrder
 	// postW holds, for a concept related work has read, its weight in
@@ -135,12 +126,13 @@ type relOrder struct {
 	weights []uint16
 }
 
-func newFacetIndex(facts []paperFacts) *facetIndex {
-	ix := &facetIndex{row: make(map[NodeID]uint32, len(facts)), venues: map[string]uint32{}, words: map[string]uint32{}}
+// New builds the index of the given papers.
+func New(facts []Facts) *Index {
+	ix := &Index{row: make(map[uint64]uint32, len(facts)), venues: map[string]uint32{}, words: map[string]uint32{}}
 	for d := range ix.dicts {
-		ix.dicts[d].ord = map[NodeID]uint32{}
+		ix.dicts[d].ord = map[uint64]uint32{}
 	}
-	ix.rows = make([]facetRow, 0, len(facts))
+	ix.rows = make([]row, 0, len(facts))
 	for i := range facts {
 		ix.row[facts[i].ID] = uint32(len(ix.rows))
 		ix.rows = append(ix.rows, ix.makeRow(&facts[i]))
@@ -151,12 +143,15 @@ func newFacetIndex(facts []paperFacts) *facetIndex {
 	return ix
 }
 
-func (ix *facetIndex) makeRow(f *paperFacts) facetRow {
+// Live is the number of papers in the index.
+func (ix *Index) Live() int { return ix.live }
+
+func (ix *Index) makeRow(f *Facts) row {
 	title := f.Title
 	if len(title) > titleOrderLen {
 		title = title[:titleOrderLen]
 	}
-	r := facetRow{id: f.ID, date: f.Date.packed(), title: title}
+	r := row{id: f.ID, date: f.Date, title: title}
 	for _, w := range f.Words {
 		o, ok := ix.words[w]
 		if !ok {
@@ -173,7 +168,7 @@ func (ix *facetIndex) makeRow(f *paperFacts) facetRow {
 			ix.venues[f.Venue] = r.venue
 		}
 	}
-	for d, ids := range [numDims][]NodeID{f.Subjects, f.Authors, f.Concepts} {
+	for d, ids := range [NumDims][]uint64{f.Subjects, f.Authors, f.Concepts} {
 		if len(ids) == 0 {
 			continue
 		}
@@ -192,12 +187,12 @@ func (ix *facetIndex) makeRow(f *paperFacts) facetRow {
 	return r
 }
 
-func (ix *facetIndex) key(r uint32) listKey {
+func (ix *Index) key(r uint32) Key {
 	row := &ix.rows[r]
-	return listKey{row.date, row.title, row.id}
+	return Key{row.date, row.title, row.id}
 }
 
-func (ix *facetIndex) newer(a, b uint32) bool { return ix.key(a).before(ix.key(b)) }
+func (ix *Index) newer(a, b uint32) bool { return ix.key(a).Before(ix.key(b)) }
 
 // reindex rebuilds the index from its rows: the live rows renumbered
 // newest first, their values copied into one array per dimension in that
@@ -206,7 +201,7 @@ func (ix *facetIndex) newer(a, b uint32) bool { return ix.key(a).before(ix.key(b
 // times faster than rows allocated one by one: 25,774 cs.CV papers' 700,000
 // concept mentions in about 2 ms). Rows added later are appended; the next
 // rebuild puts them in place.
-func (ix *facetIndex) reindex() {
+func (ix *Index) reindex() {
 	live := make([]uint32, 0, ix.live)
 	for r := range ix.rows {
 		if !ix.rows[r].dead {
@@ -219,7 +214,7 @@ func (ix *facetIndex) reindex() {
 		}
 		return 1
 	})
-	var sizes [numDims]int
+	var sizes [NumDims]int
 	nw := 0
 	for _, r := range live {
 		for d, vs := range ix.rows[r].vals {
@@ -227,12 +222,12 @@ func (ix *facetIndex) reindex() {
 		}
 		nw += len(ix.rows[r].weights)
 	}
-	var arenas [numDims][]uint32
+	var arenas [NumDims][]uint32
 	for d := range arenas {
 		arenas[d] = make([]uint32, 0, sizes[d])
 	}
 	weights := make([]uint16, 0, nw)
-	rows := make([]facetRow, len(live))
+	rows := make([]row, len(live))
 	clear(ix.row)
 	for i, r := range live {
 		row := ix.rows[r]
@@ -270,17 +265,17 @@ func (ix *facetIndex) reindex() {
 }
 
 // search is where k belongs in a newest-first list of rows.
-func (ix *facetIndex) search(list []uint32, k listKey) int {
-	return sort.Search(len(list), func(i int) bool { return !ix.key(list[i]).before(k) })
+func (ix *Index) search(list []uint32, k Key) int {
+	return sort.Search(len(list), func(i int) bool { return !ix.key(list[i]).Before(k) })
 }
 
-func (ix *facetIndex) insert(list []uint32, r uint32) []uint32 {
+func (ix *Index) insert(list []uint32, r uint32) []uint32 {
 	return slices.Insert(list, ix.search(list, ix.key(r)), r)
 }
 
 // remove takes row r out of a list, r's key being what it was when r was
 // put there.
-func (ix *facetIndex) remove(list []uint32, r uint32) []uint32 {
+func (ix *Index) remove(list []uint32, r uint32) []uint32 {
 	if i := ix.search(list, ix.key(r)); i < len(list) && list[i] == r {
 		return slices.Delete(list, i, i+1)
 	}
@@ -291,9 +286,9 @@ func (ix *facetIndex) remove(list []uint32, r uint32) []uint32 {
 // every list instead of moving papers one at a time.
 const reindexShare = 8
 
-// update brings the rows of the given papers up to date; gone are papers
+// Update brings the rows of the given papers up to date; gone are papers
 // no longer in the store.
-func (ix *facetIndex) update(facts []paperFacts, gone []NodeID) {
+func (ix *Index) Update(facts []Facts, gone []uint64) {
 	defer ix.weigh()
 	if len(facts)+len(gone) > 1000 && (len(facts)+len(gone))*reindexShare > len(ix.rows) {
 		for i := range facts {
@@ -311,7 +306,7 @@ func (ix *facetIndex) update(facts []paperFacts, gone []NodeID) {
 		}
 		for _, id := range gone {
 			if r, ok := ix.row[id]; ok && !ix.rows[r].dead {
-				ix.rows[r] = facetRow{id: id, dead: true}
+				ix.rows[r] = row{id: id, dead: true}
 				ix.live--
 			}
 		}
@@ -321,7 +316,7 @@ func (ix *facetIndex) update(facts []paperFacts, gone []NodeID) {
 	for _, id := range gone {
 		if r, ok := ix.row[id]; ok && !ix.rows[r].dead {
 			ix.unlist(r, nil)
-			ix.rows[r] = facetRow{id: id, dead: true}
+			ix.rows[r] = row{id: id, dead: true}
 			ix.live--
 		}
 	}
@@ -359,7 +354,7 @@ func (ix *facetIndex) update(facts []paperFacts, gone []NodeID) {
 
 // unlist takes row r out of the order and of its values' lists; with
 // keep, only out of the lists of the values keep lacks.
-func (ix *facetIndex) unlist(r uint32, keep *facetRow) {
+func (ix *Index) unlist(r uint32, keep *row) {
 	row := &ix.rows[r]
 	if keep == nil {
 		ix.order = ix.remove(ix.order, r)
@@ -375,7 +370,7 @@ func (ix *facetIndex) unlist(r uint32, keep *facetRow) {
 
 // list puts row r in the order and in its values' lists; with had, only
 // in the lists of the values had lacks.
-func (ix *facetIndex) list(r uint32, had *facetRow) {
+func (ix *Index) list(r uint32, had *row) {
 	row := &ix.rows[r]
 	if had == nil {
 		ix.order = ix.insert(ix.order, r)
@@ -389,21 +384,9 @@ func (ix *facetIndex) list(r uint32, had *facetRow) {
 	}
 }
 
-func dimOf(k Kind) (int, bool) {
-	switch k {
-	case KindSubject:
-		return dimSubject, true
-	case KindAuthor:
-		return dimAuthor, true
-	case KindConcept:
-		return dimConcept, true
-	}
-	return 0, false
-}
-
 // dateRange is the part of a newest-first list dated within [lo, hi]
 // (packed dates, inclusive).
-func (ix *facetIndex) dateRange(list []uint32, lo, hi uint32) []uint32 {
+func (ix *Index) dateRange(list []uint32, lo, hi uint32) []uint32 {
 	start := sort.Search(len(list), func(i int) bool { return ix.rows[list[i]].date <= hi })
 	end := start + sort.Search(len(list)-start, func(i int) bool { return ix.rows[list[start+i]].date < lo })
 	return list[start:end]

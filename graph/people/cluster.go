@@ -1,4 +1,4 @@
-package graph
+package people
 
 import (
 	"cmp"
@@ -19,7 +19,7 @@ type Evidence struct {
 	Paper     string   // the paper's order-independent identity (paperIdentity)
 	Coauthors []string // FoldKeys of the paper's other authors, sorted, distinct
 	Subjects  []string // arXiv codes, primary first
-	Words     []string // content words of title and abstracts (evidenceWords), sorted, distinct
+	Words     []string // content words of title and abstracts (EvidenceWords), sorted, distinct
 	Year      int
 	ORCID     string   // the author's ORCID iD when the source gives one
 	Affils    []string // words of the author's affiliation and e-mail domain, sorted, distinct
@@ -433,10 +433,10 @@ func paperSimilarity(ev []Evidence, pr Priors, group []int) [][]float64 {
 	return sim
 }
 
-// evidenceWords are the content words of a paper's title and abstracts:
+// EvidenceWords are the content words of a paper's title and abstracts:
 // folded, plural "s" dropped, three letters or more, no stop word or
 // number, each once, sorted.
-func evidenceWords(title string, abstracts []string) []string {
+func EvidenceWords(title string, abstracts []string) []string {
 	seen := map[string]bool{}
 	for _, t := range append([]string{title}, abstracts...) {
 		for _, w := range ident.Tokens(t) {

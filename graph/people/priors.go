@@ -1,4 +1,4 @@
-package graph
+package people
 
 import (
 	"bufio"
@@ -110,7 +110,7 @@ func ReadPriors(r io.Reader) (*PriorTable, error) {
 		s := sc.Text()
 		if line == 1 {
 			if _, err := fmt.Sscanf(s, "kg-priors-1 %d %d", &t.Names, &t.Docs); err != nil {
-				return nil, fmt.Errorf("priors:1: header %q: want \"kg-priors-1 NAMES DOCS\"", truncate(s, 40))
+				return nil, fmt.Errorf("priors:1: header %q: want \"kg-priors-1 NAMES DOCS\"", ident.Clip(s, 40))
 			}
 			continue
 		}
@@ -118,7 +118,7 @@ func ReadPriors(r io.Reader) (*PriorTable, error) {
 		key, num, ok2 := strings.Cut(rest, "\t")
 		n, err := strconv.ParseInt(num, 10, 32)
 		if !ok1 || !ok2 || err != nil || n < 0 {
-			return nil, fmt.Errorf("priors:%d: want TAG<tab>KEY<tab>COUNT, got %q", line, truncate(s, 60))
+			return nil, fmt.Errorf("priors:%d: want TAG<tab>KEY<tab>COUNT, got %q", line, ident.Clip(s, 60))
 		}
 		switch tag {
 		case "f":
@@ -128,7 +128,7 @@ func ReadPriors(r io.Reader) (*PriorTable, error) {
 		case "w":
 			t.DF[key] = int32(n)
 		default:
-			return nil, fmt.Errorf("priors:%d: unknown tag %q", line, truncate(tag, 10))
+			return nil, fmt.Errorf("priors:%d: unknown tag %q", line, ident.Clip(tag, 10))
 		}
 	}
 	if err := sc.Err(); err != nil {

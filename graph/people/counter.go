@@ -1,9 +1,10 @@
-package graph
+package people
 
 import "github.com/researchkg/kg/graph/ident"
 
-// Counting the prior table from papers: only the test that regenerates
-// graph/priors.tsv.gz (go test ./graph -run PriorTable -update) does it.
+// Counting the prior table from papers: the test that regenerates
+// priors.tsv.gz (go test ./graph -run PriorTable -update) does it, from the
+// shared arXiv file.
 
 // PriorCounter counts a PriorTable from papers.
 type PriorCounter struct {
@@ -21,7 +22,7 @@ func NewPriorCounter() *PriorCounter {
 func (c *PriorCounter) Add(authors []string, title, abstract string) {
 	for _, a := range authors {
 		k := ident.FoldKey(a)
-		if k == "" || c.names[k] || isAbbreviated(ident.LatexToText(a)) {
+		if k == "" || c.names[k] || IsAbbreviated(ident.LatexToText(a)) {
 			continue
 		}
 		c.names[k] = true
@@ -33,7 +34,7 @@ func (c *PriorCounter) Add(authors []string, title, abstract string) {
 		c.t.Last[last]++
 	}
 	c.t.Docs++
-	for _, w := range evidenceWords(title, []string{abstract}) {
+	for _, w := range EvidenceWords(title, []string{abstract}) {
 		c.t.DF[w]++
 	}
 }

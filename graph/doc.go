@@ -198,12 +198,11 @@
 // Facets, rankings, paper lists, collaboration paths, emerging concepts
 // and related work are answered from an index of every paper held in
 // memory (package paperindex: its doc says how it is laid out, why it is
-// kept in memory, and how each question is scored). facetload.go builds
-// it from one pass over the store and keeps it current with the store's
-// commits; the View methods (facets.go, paperlists.go, paths.go,
-// emerging.go, related.go) resolve names into a Selection, ask the index,
-// and turn its ids into nodes. The bursts of emerging concepts are package
-// burst (Kleinberg's automaton).
+// kept in memory, and how each question is scored). index.go builds it
+// from one pass over the store and keeps it current with the store's
+// commits; the View methods (questions.go, related.go) resolve names into
+// a Selection, ask the index, and turn its ids into nodes. The bursts of
+// emerging concepts are package burst (Kleinberg's automaton).
 //
 // A paper's date is its first version's, as precise as its sources give
 // it: arXiv metadata's first version, an Atom entry's published day,

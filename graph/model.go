@@ -1,7 +1,13 @@
+// The domain's types: nodes, edges, records and documents, the storage
+// interface graph needs (Store, Reader, Tx), and the error codes callers map
+// to a protocol.
+
 package graph
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 )
 
@@ -278,7 +284,7 @@ type Reader interface {
 
 // CommitNotifier is a Store that reports, after each commit, the nodes
 // whose value or edges the commit wrote (edges by the node at either end).
-// The facet index follows the store with it (facetload.go): fn runs on
+// The facet index follows the store with it (index.go): fn runs on
 // the committing goroutine before the commit is reported, so a write is
 // seen by the next read; it must be quick.
 type CommitNotifier interface {
@@ -382,3 +388,59 @@ const (
 // Round3 rounds a weight or score to 3 decimals (half away from zero), as
 // every stored weight and every score kg answers is: the one rounding rule.
 func Round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// Code classifies an error for callers that must map it to a protocol
+// (GraphQL extensions, HTTP status, exit codes).
+type Code string
+
+// The error codes.
+const (
+	NotFound Code = "NOT_FOUND"
+	Invalid  Code = "INVALID"
+	Conflict Code = "CONFLICT"
+	Internal Code = "INTERNAL"
+	// DiskFull: the store's disk is nearly full and writes are refused
+	// before anything is written; reads go on.
+	DiskFull Code = "DISK_FULL"
+)
+
+// Error is an error with a Code.
+type Error struct {
+	Code Code
+	Msg  string // the whole message, cause included
+	Err  error  // wrapped cause, may be nil
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrNotFound is returned by lookups that find nothing.
+var ErrNotFound = &Error{Code: NotFound, Msg: "not found"}
+
+// Is lets errors.Is(err, ErrNotFound) match any NotFound error, whatever
+// its message.
+func (e *Error) Is(target error) bool {
+	return target == ErrNotFound && e.Code == NotFound
+}
+
+// Errorf builds an *Error with a code and a formatted message.
+func Errorf(code Code, format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	return &Error{Code: code, Msg: err.Error(), Err: errors.Unwrap(err)}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, or Internal.
+func ErrorCode(err error) Code {
+	switch e := err.(type) {
+	case nil:
+		return Internal // without the allocation of errors.As's target
+	case *Error:
+		return e.Code
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
+}

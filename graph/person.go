@@ -431,7 +431,7 @@ func (c *peopleCache) evidence(r Reader, u *personUse, block string) (people.Evi
 		if err != nil {
 			return e, err
 		}
-		e.ORCID, e.Affils = info.ORCID, affilWords(info.Affiliation, info.Email)
+		e.ORCID, e.Affils = info.ORCID, people.AffiliationWords(info.Affiliation, info.Email)
 	}
 	return e, nil
 }

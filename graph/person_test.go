@@ -369,21 +369,6 @@ func TestAuthorCorrections(t *testing.T) {
 	checkPeopleExact(t, svc)
 }
 
-func TestORCIDKey(t *testing.T) {
-	for in, want := range map[string]string{
-		"0000-0002-1825-0097":                   "0000-0002-1825-0097",
-		"https://orcid.org/0000-0002-1694-233X": "0000-0002-1694-233X",
-		"0000000218250097":                      "0000-0002-1825-0097",
-		"0000-0002-1825-0098":                   "", // check digit
-		"0000-0002-1825":                        "",
-		"not an id":                             "",
-	} {
-		if got := graph.ORCIDKey(in); got != want {
-			t.Errorf("ORCIDKey(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // ORCID iDs from an Atom feed decide who is who: two papers that share a
 // co-author are two people when their iDs differ; a paper on another
 // subject with no co-author in common is the same person when its iD is.
@@ -408,19 +393,6 @@ func TestPeopleByORCIDFromAtom(t *testing.T) {
 		t.Errorf("the person of iD 0000-0002-1825-0097 wrote %q, want %q", titles, want)
 	}
 	checkPeopleExact(t, svc)
-}
-
-// ORCIDKey survives any text and returns a well-formed iD or nothing.
-func FuzzORCIDKey(f *testing.F) {
-	for _, s := range []string{"0000-0002-1825-0097", "https://orcid.org/0000-0002-1694-233X", "x", "0000 0002 1825 0097", "orcid.org/"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		k := graph.ORCIDKey(s)
-		if k != "" && (len(k) != 19 || graph.ORCIDKey(k) != k) {
-			t.Fatalf("ORCIDKey(%q) = %q: not a stable iD", s, k)
-		}
-	})
 }
 
 // A damaged profile value is an error, never a panic or a list longer

@@ -1,3 +1,6 @@
+// The ingest pipeline: records prepared and analysed on every core,
+// written in batches by one writer, and the settle's progress reported.
+
 package graph
 
 import (
@@ -356,4 +359,81 @@ func (s *Service) storedText(ctx context.Context, p *prepared) bool {
 		return err == nil && slices.Contains(abs, p.abstract)
 	}
 	return false
+}
+
+// Progress hears how the settle after an ingest advances: the stage, and
+// how much of it is done of total (total 0: not known ahead). Settling a
+// large file takes minutes after its last record (tens of minutes at
+// 250,000 papers), and without it a log says nothing all that time.
+type Progress func(stage string, done, total int)
+
+// Stages of the settle, as Progress names them.
+const (
+	StageRescan     = "scanning texts for new concepts"
+	StageRescanRead = "texts read for new concepts" // once, after the scan: done texts of total scanned (prints ruled out the rest)
+	StageLink       = "linking concepts to earlier papers"
+	StageCoOccur    = "counting concept co-occurrence"
+	StagePeople     = "clustering people who share a name"
+	StageProfiles   = "building co-author profiles"
+	StageSettleDone = "settled"
+)
+
+// OnProgress sets fn to hear the settle's progress (called on the settle's
+// goroutine, at each chunk of its work); nil stops it. Set it before
+// ingest starts.
+func (s *Service) OnProgress(fn Progress) { s.progress = fn }
+
+func (s *Service) report(stage string, done, total int) {
+	if s.progress != nil {
+		s.progress(stage, done, total)
+	}
+}
+
+// settleWrites bounds the writes of a settle's transactions (a variable
+// for tests, which stop settles between transactions).
+var settleWrites = batchWrites
+
+// eachBatch runs fn for 0..n-1 in write transactions of bounded size,
+// each committed while the next is built when the store can.
+func (s *Service) eachBatch(ctx context.Context, n int, fn func(w *writer, i int) error) error {
+	var commitErr error
+	update := s.store.Update
+	as, async := s.store.(AsyncStore)
+	if async {
+		update = func(ctx context.Context, fn func(Tx) error) error {
+			return as.UpdateAsync(ctx, fn, func(err error) {
+				if err != nil && commitErr == nil {
+					commitErr = err
+				}
+			})
+		}
+	}
+	for i := 0; i < n && commitErr == nil; {
+		err := update(ctx, func(tx Tx) error {
+			w := &writer{tx: tx, svc: s, source: "settle", df: map[string]int64{}}
+			for start := i; i < n; i++ {
+				// a pair change is two writes, a few dozen bytes
+				writes, bytes := tx.Pending()
+				if writes, bytes = writes+2*len(w.co), bytes+64*len(w.co); i > start && (writes > settleWrites || bytes > batchBytes) {
+					break
+				}
+				if err := fn(w, i); err != nil {
+					return err
+				}
+			}
+			if err := w.flushPairs(); err != nil {
+				return err
+			}
+			return w.flushCounts()
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if async {
+		if err := as.Sync(); err != nil {
+			return err
+		}
+	}
+	return commitErr
 }

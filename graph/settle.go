@@ -338,55 +338,6 @@ func (s *Service) storePrints(ctx context.Context, ids []NodeID, in []scanInput)
 	})
 }
 
-// settleWrites bounds the writes of a settle's transactions (a variable
-// for tests, which stop settles between transactions).
-var settleWrites = batchWrites
-
-// eachBatch runs fn for 0..n-1 in write transactions of bounded size,
-// each committed while the next is built when the store can.
-func (s *Service) eachBatch(ctx context.Context, n int, fn func(w *writer, i int) error) error {
-	var commitErr error
-	update := s.store.Update
-	as, async := s.store.(AsyncStore)
-	if async {
-		update = func(ctx context.Context, fn func(Tx) error) error {
-			return as.UpdateAsync(ctx, fn, func(err error) {
-				if err != nil && commitErr == nil {
-					commitErr = err
-				}
-			})
-		}
-	}
-	for i := 0; i < n && commitErr == nil; {
-		err := update(ctx, func(tx Tx) error {
-			w := &writer{tx: tx, svc: s, source: "settle", df: map[string]int64{}}
-			for start := i; i < n; i++ {
-				// a pair change is two writes, a few dozen bytes
-				writes, bytes := tx.Pending()
-				if writes, bytes = writes+2*len(w.co), bytes+64*len(w.co); i > start && (writes > settleWrites || bytes > batchBytes) {
-					break
-				}
-				if err := fn(w, i); err != nil {
-					return err
-				}
-			}
-			if err := w.flushPairs(); err != nil {
-				return err
-			}
-			return w.flushCounts()
-		})
-		if err != nil {
-			return err
-		}
-	}
-	if async {
-		if err := as.Sync(); err != nil {
-			return err
-		}
-	}
-	return commitErr
-}
-
 // settlement is one round of SettleConcepts.
 type settlement struct {
 	add      map[NodeID]map[NodeID]float64 // paper → concepts it gains, with weights

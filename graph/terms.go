@@ -1,11 +1,14 @@
-// Termhood in the store: which concepts are terms of the field, judged
-// by package termhood over the counters the store keeps (doc.go,
-// "Concepts": "Terms, not words").
+// Termhood and corpus statistics in the store: which concepts are terms of
+// the field, judged by package termhood over the counters the store keeps
+// (doc.go, "Concepts": "Terms, not words"); the document-frequency and
+// vote counters, acronym definitions, and the CorpusStats that read them
+// for ranking (StoreStats on a snapshot, txStats inside the writer).
 
 package graph
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -163,4 +166,242 @@ func readTermhoodConcept(r Reader, name string) (termhood.Concept, error) {
 	df, _, _ := decodeDF(v)
 	votes, err := r.Counter(voteCounter(key))
 	return termhoodConcept(name, df, votes), err
+}
+
+// dfCounter names the document frequency of a candidate key.
+func dfCounter(key string) string { return "df/" + key }
+
+// A document-frequency counter holds, in one int64, the number of papers
+// that use a term and the first of them with the weight a link to the
+// term would have there, until the term becomes a concept and that paper
+// is linked to it (SettleConcepts). Three terms in four are used by one
+// paper only: they need no posting of their own.
+//
+//	count (24 bits) | weight level (3 bits) | paper sequence (36 bits)
+const (
+	dfSeqBits   = 36
+	dfLevelBits = 3
+	dfMaxCount  = 1<<24 - 1
+)
+
+func encodeDF(count int64, level int, seq uint64) int64 {
+	if count <= 0 {
+		return 0
+	}
+	return min(count, dfMaxCount)<<(dfSeqBits+dfLevelBits) | int64(level)<<dfSeqBits | int64(seq&(1<<dfSeqBits-1))
+}
+
+func decodeDF(v int64) (count int64, level int, seq uint64) {
+	return v >> (dfSeqBits + dfLevelBits), int(v >> dfSeqBits & (1<<dfLevelBits - 1)), uint64(v) & (1<<dfSeqBits - 1)
+}
+
+// dfLevel quantises a link weight in (0, 1] to a level, and back.
+func dfLevel(w float64) int { return min(7, max(0, int(w*8))) }
+
+func dfLevelWeight(l int) float64 { return (float64(l) + 0.5) / 8 }
+
+// voteCounter names the key-term votes of a candidate key.
+func voteCounter(key string) string { return "kt/" + key }
+
+// AcronymDefKeys are the document-frequency keys of an acronym definition:
+// the papers that define the acronym at all, and those that define it as
+// this long form. Their ratio says whether a bare use of the acronym in
+// another paper stands for the long form.
+func AcronymDefKeys(short, longKey string) []string {
+	return []string{"acr:" + short, "acr:" + short + "=" + longKey}
+}
+
+// AcronymSpelledOut reports whether an acronym is a short form of its long
+// form, to be read as it: when at least one paper in five of those that
+// use it spells it out ("LLM", "RL", "GNN"). An acronym that papers use
+// bare four times in five is the name people know the thing by ("BERT",
+// "GPU", "RGB", "CLIP"), and stays the name. Papers that spell an acronym
+// out count its uses under the long form, so the two counts are apart.
+func AcronymSpelledOut(stats CorpusStats, short string) bool {
+	short = ident.SingularAcronym(short)
+	defs := stats.DocFreq(AcronymDefKeys(short, "")[0])
+	return defs > 0 && 4*defs >= stats.DocFreq(ident.ConceptKey(short))
+}
+
+// txStats are corpus statistics read inside the ingest transaction: they
+// include this transaction's own counts, the paper count still pending.
+// A read error is kept in w.err, which fails the document (writeIn).
+type txStats struct {
+	*StoreStats
+	w *writer
+}
+
+func newTxStats(w *writer) txStats { return txStats{newStoreStats(w.tx, &w.err), w} }
+
+func (s txStats) Docs() int { return s.StoreStats.Docs() + int(s.w.counts[cntPapers]) }
+
+// corpus is what termhood reads of the corpus, this transaction's papers
+// and words in it.
+func (s txStats) corpus() termhood.Corpus {
+	n, err := s.w.tx.Counter(cntTermWords)
+	s.keep(err)
+	return termhood.Corpus{Papers: s.Docs(), Words: int(n + s.w.counts[cntTermWords])}
+}
+
+// DocFreq answers from the values countTerms just wrote when it can.
+func (s txStats) DocFreq(key string) int {
+	if n, ok := s.w.df[key]; ok {
+		return int(n)
+	}
+	return s.StoreStats.DocFreq(key)
+}
+
+// countTerms moves the document frequencies of a paper from its old text's
+// candidates to its new text's: keys in both do not move, so a replay
+// changes nothing. old is nil when the paper was not counted before.
+func (w *writer) countTerms(old, cur TextAnalysis) error {
+	seen := map[string]int64{}
+	if old != nil {
+		for _, k := range old.Keys() {
+			seen[k]--
+		}
+	}
+	for _, k := range cur.Keys() {
+		seen[k]++
+	}
+	keys := make([]string, 0, len(seen))
+	for k, d := range seen {
+		if d != 0 {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		name := dfCounter(k)
+		v, err := w.tx.Counter(name)
+		if err != nil {
+			return err
+		}
+		n, level, seq := decodeDF(v)
+		switch d := seen[k]; {
+		case d > 0 && n == 0:
+			level, seq = 0, w.paper.Seq() // the first paper (weight: recordUses)
+		case d < 0 && seq == w.paper.Seq():
+			level, seq = 0, 0
+		}
+		n = max(n+seen[k], 0)
+		if nv := encodeDF(n, level, seq); nv != v {
+			if _, err := w.tx.AddCounter(name, nv-v); err != nil {
+				return err
+			}
+		}
+		w.df[k] = n // ranking reads it next: spare the second lookup
+	}
+	for _, d := range cur.Definitions() {
+		if err := w.tx.PutTerm(IdxAcronymDef, d.Short+" "+d.Name, 0); err != nil {
+			return err
+		}
+		if err := w.tx.PutTerm(IdxAcronymOf, ident.ConceptKey(d.Name)+" "+d.Short, 0); err != nil {
+			return err
+		}
+		if err := w.claimAcronym(d.Short, ident.ConceptKey(d.Name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// acronymStandsFor reports whether a bare acronym, in a paper that does not
+// define it, stands for concept id: when most papers that define the
+// acronym define it as that concept (or none defines it and the concept is
+// named by it). "RL" is reinforcement learning in nearly every
+// paper that spells it out; "SR" is super-resolution in some and symbolic
+// regression in others, and a bare "SR" is linked to neither.
+func (w *writer) acronymStandsFor(short string, id NodeID) (bool, error) {
+	c, err := w.conceptOf(id)
+	if err != nil {
+		return false, err
+	}
+	stats := newTxStats(w)
+	return acronymStandsFor(stats, short, c.Key), stats.Err()
+}
+
+func acronymStandsFor(stats CorpusStats, short, conceptKey string) bool {
+	keys := AcronymDefKeys(short, "")
+	total := stats.DocFreq(keys[0])
+	return total == 0 || 2*stats.DocFreq(keys[1]+conceptKey) > total
+}
+
+// docFreq is DocFreq with the store's error.
+func (s txStats) docFreq(key string) (int64, error) {
+	if n, ok := s.w.df[key]; ok {
+		return n, nil
+	}
+	v, err := s.w.tx.Counter(dfCounter(key))
+	n, _, _ := decodeDF(v)
+	return n, err
+}
+
+// CorpusStats returns the document frequencies kept in the store, read from
+// this snapshot. CorpusStats has no error results (ranking is pure), so the
+// first read error is kept: check Err after ranking, and fail rather than
+// use terms scored with a document frequency of 0.
+func (v *View) CorpusStats() *StoreStats { return newStoreStats(v.r, nil) }
+
+// StoreStats are CorpusStats read from a store snapshot or transaction.
+type StoreStats struct {
+	r   Reader
+	err *error // where the first read error is kept
+}
+
+// newStoreStats reads from r and keeps the first read error in *err (nil:
+// a place of its own).
+func newStoreStats(r Reader, err *error) *StoreStats {
+	if err == nil {
+		err = new(error)
+	}
+	return &StoreStats{r: r, err: err}
+}
+
+// Err returns the first error met reading the statistics.
+func (s *StoreStats) Err() error { return *s.err }
+
+func (s *StoreStats) keep(err error) {
+	if err != nil && *s.err == nil {
+		*s.err = err
+	}
+}
+
+func (s *StoreStats) Docs() int {
+	n, err := s.r.Counter(cntPapers)
+	s.keep(err)
+	return int(n)
+}
+
+func (s *StoreStats) DocFreq(key string) int {
+	v, err := s.r.Counter(dfCounter(key))
+	s.keep(err)
+	n, _, _ := decodeDF(v)
+	return int(n)
+}
+
+// Acronym returns the long form a bare acronym stands for: the one most
+// papers that define the acronym define it as, when it is spelled out
+// often enough to be a short form (AcronymSpelledOut).
+func (s *StoreStats) Acronym(short string) (string, bool) {
+	short = ident.SingularAcronym(short)
+	if !AcronymSpelledOut(s, short) {
+		return "", false
+	}
+	keys := AcronymDefKeys(short, "")
+	best, n := "", 0
+	if err := s.r.Terms(IdxAcronymDef, short+" ", func(term string, _ NodeID) bool {
+		name := term[len(short)+1:]
+		if k := s.DocFreq(keys[1] + ident.ConceptKey(name)); k > n || k == n && name < best {
+			best, n = name, k
+		}
+		return true
+	}); err != nil || best == "" {
+		s.keep(err)
+		return "", false
+	}
+	if 2*n <= s.DocFreq(keys[0]) {
+		return "", false // no long form has most of the definitions
+	}
+	return best, true
 }

@@ -1,6 +1,7 @@
 package ident
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -328,4 +329,44 @@ func Clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// ORCIDKey returns an ORCID iD as its 16 characters in groups of four
+// ("0000-0002-1825-0097"), with any https://orcid.org/ prefix dropped, or
+// "" when it is not one (its ISO 7064 11,2 check digit is checked).
+func ORCIDKey(s string) string {
+	s = strings.TrimSpace(s)
+	for _, p := range []string{"https://orcid.org/", "http://orcid.org/", "orcid.org/"} {
+		if len(s) > len(p) && strings.EqualFold(s[:len(p)], p) {
+			s = s[len(p):]
+		}
+	}
+	var d []byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			d = append(d, c)
+		case c == 'X' || c == 'x':
+			d = append(d, 'X')
+		case c == '-' || c == ' ':
+		default:
+			return ""
+		}
+	}
+	if len(d) != 16 || slices.Contains(d[:15], 'X') {
+		return ""
+	}
+	total := 0
+	for _, c := range d[:15] {
+		total = (total + int(c-'0')) * 2
+	}
+	check := (12 - total%11) % 11
+	want := byte('0' + check)
+	if check == 10 {
+		want = 'X'
+	}
+	if d[15] != want {
+		return ""
+	}
+	return string(d[0:4]) + "-" + string(d[4:8]) + "-" + string(d[8:12]) + "-" + string(d[12:16])
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Evidence is what one paper says about the person behind one of its
-// author names: the facts clustering compares (people.go). Everything in
+// author names: the facts clustering compares (cluster.go). Everything in
 // it is read from the paper itself, never from the rest of the graph, so a
 // block's partition depends on its papers alone, not on the order they came
 // in or on what else was ingested.
@@ -496,4 +496,18 @@ func (u *unionFind) union(a, b int) {
 // −3 for "Yinan He", +0.5 for "Yang Liu".
 func nameOdds(people float64) float64 {
 	return min(max(math.Log(max(people-1, 1e-9)), -12), 3)
+}
+
+// AffiliationWords are the words of an affiliation and the domain of an e-mail
+// address, as evidence.
+func AffiliationWords(aff, email string) []string {
+	var out []string
+	if aff != "" {
+		out = EvidenceWords(aff, nil)
+	}
+	if i := strings.LastIndex(email, "@"); i >= 0 && i < len(email)-1 {
+		out = append(out, "@"+ident.FoldKey(email[i+1:]))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -132,7 +132,7 @@ func atomDocument(name string, line int, e *atomEntry) (graph.Document, error) {
 					affs = append(affs, x)
 				}
 			}
-			i := graph.AuthorInfo{ORCID: graph.ORCIDKey(a.URI), Affiliation: strings.Join(affs, "; "), Email: strings.TrimSpace(a.Email)}
+			i := graph.AuthorInfo{ORCID: ident.ORCIDKey(a.URI), Affiliation: strings.Join(affs, "; "), Email: strings.TrimSpace(a.Email)}
 			info = append(info, i)
 			if i != (graph.AuthorInfo{}) {
 				rec.AuthorInfo = info

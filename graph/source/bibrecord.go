@@ -174,10 +174,10 @@ func bibORCIDs(authors []string, field string) []graph.AuthorInfo {
 	var info []graph.AuthorInfo
 	found := false
 	for _, part := range strings.Split(field, ";") {
-		name, id := "", graph.ORCIDKey(bibText(part)) // an iD alone, perhaps as a URL
+		name, id := "", ident.ORCIDKey(bibText(part)) // an iD alone, perhaps as a URL
 		if id == "" {
 			if i := strings.LastIndex(part, "/"); i >= 0 {
-				name, id = part[:i], graph.ORCIDKey(bibText(part[i+1:]))
+				name, id = part[:i], ident.ORCIDKey(bibText(part[i+1:]))
 			}
 		}
 		if id == "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/graph/termhood"
+	"github.com/researchkg/kg/graph/vocab"
 )
 
 // linkBroader links a concept to the longest proper tail of its words that
@@ -71,11 +72,6 @@ func (w *writer) linkBroader(id NodeID, name string) error {
 	return nil
 }
 
-// tailTerm is a concept's IdxConceptTail entry: its word keys in reverse
-// order ("process reward model" → "model reward process"), so a prefix
-// scan finds every concept ending with a phrase.
-func tailTerm(words []string) string { return reverseWords(words) }
-
 // hierarchy links a new concept to its broader concept and re-parents the
 // existing longer concepts that end with it.
 func (w *writer) hierarchy(id NodeID, name string) error {
@@ -87,7 +83,7 @@ func (w *writer) hierarchy(id NodeID, name string) error {
 	if err := w.linkBroader(id, name); err != nil {
 		return err
 	}
-	rev := tailTerm(words)
+	rev := vocab.TailTerm(words)
 	var longer []NodeID
 	if err := tx.Terms(IdxConceptTail, rev+" ", func(_ string, c NodeID) bool {
 		if c != id {
@@ -130,12 +126,6 @@ func (w *writer) hierarchy(id NodeID, name string) error {
 		}
 	}
 	return tx.PutTerm(IdxConceptTail, rev, id)
-}
-
-func reverseWords(words []string) string {
-	r := slices.Clone(words)
-	slices.Reverse(r)
-	return strings.Join(r, " ")
 }
 
 // mayBeTerm reports whether a tail may become a concept of its own: not

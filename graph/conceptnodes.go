@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/vocab"
 )
 
 // conceptOf reads a concept's name and key, through the store's
@@ -77,39 +78,11 @@ func (w *writer) addAliasName(id NodeID, alias string) error {
 	if n.Label == alias || slices.Contains(n.Aliases, alias) {
 		return nil
 	}
-	n.Aliases = insertSorted(n.Aliases, alias)
+	n.Aliases = vocab.InsertSorted(n.Aliases, alias)
 	if err := w.tx.PutNode(n); err != nil {
 		return err
 	}
 	return w.searchTerms(id, alias)
-}
-
-// isOneAcronym reports whether s is a single acronym ("RL", "VL-PRM").
-func isOneAcronym(s string) bool { return !strings.Contains(s, " ") && ident.IsAcronym(s) }
-
-// functionWords are the words two long forms of one acronym may differ
-// in and still name one idea (functionWordVariant).
-var functionWords = map[string]bool{"a": true, "an": true, "the": true, "of": true, "for": true, "from": true,
-	"with": true, "in": true, "on": true, "by": true, "to": true, "via": true, "using": true, "and": true,
-	"through": true, "into": true, "over": true}
-
-// functionWordVariant reports whether two names differ only in their
-// function words, keeping at least two other words in the same order:
-// "reinforcement learning with human feedback" and "reinforcement
-// learning from human feedback"; not "learning to rank" and "learning
-// rank", which keep one.
-func functionWordVariant(a, b string) bool {
-	content := func(s string) []string {
-		var out []string
-		for _, w := range strings.FieldsFunc(ident.FoldKey(s), func(r rune) bool { return r == ' ' || r == '-' }) {
-			if !functionWords[w] {
-				out = append(out, ident.ConceptKey(w))
-			}
-		}
-		return out
-	}
-	ca, cb := content(a), content(b)
-	return ident.ConceptKey(a) != ident.ConceptKey(b) && len(ca) >= 2 && slices.Equal(ca, cb)
 }
 
 // concept finds the concept a term names or creates it, adding the term's
@@ -122,7 +95,7 @@ func (w *writer) concept(t Term) (id NodeID, created bool, err error) {
 	if key == "" {
 		return 0, false, nil
 	}
-	acr := isOneAcronym(name)
+	acr := vocab.IsOneAcronym(name)
 	if acr {
 		name = ident.SingularAcronym(name)
 		id, err = tx.Lookup(IdxAcronym, name)
@@ -138,7 +111,7 @@ func (w *writer) concept(t Term) (id NodeID, created bool, err error) {
 		// its acronym before a paper spelled it out): the long form
 		// becomes its name.
 		for _, a := range t.Aliases {
-			if !isOneAcronym(a) {
+			if !vocab.IsOneAcronym(a) {
 				continue
 			}
 			aid, aerr := tx.Lookup(IdxAcronym, a)
@@ -158,7 +131,7 @@ func (w *writer) concept(t Term) (id NodeID, created bool, err error) {
 					}
 				}
 				id = aid
-			} else if functionWordVariant(name, n.Label) {
+			} else if vocab.FunctionWordVariant(name, n.Label) {
 				// "reinforcement learning with human feedback" (RLHF)
 				// is "reinforcement learning from human feedback"
 				// (RLHF): the long form is an alias of the concept
@@ -242,7 +215,7 @@ func (w *writer) indexAcronym(short string, id NodeID) error {
 // renameConcept gives a concept known by an acronym its long form as name,
 // keeping the acronym as an alias.
 func (w *writer) renameConcept(n *Node, name string) error {
-	n.Aliases = insertSorted(n.Aliases, n.Label)
+	n.Aliases = vocab.InsertSorted(n.Aliases, n.Label)
 	n.Label = name
 	if err := w.tx.PutNode(*n); err != nil {
 		return err
@@ -264,7 +237,7 @@ func (w *writer) addAliases(id NodeID, aliases []string) error {
 	var n *Node
 	changed := false
 	for _, a := range aliases {
-		acr := isOneAcronym(a)
+		acr := vocab.IsOneAcronym(a)
 		ns, ak := IdxConcept, ident.ConceptKey(a)
 		if acr {
 			a = ident.SingularAcronym(a)
@@ -291,7 +264,7 @@ func (w *writer) addAliases(id NodeID, aliases []string) error {
 		if slices.Contains(n.Aliases, a) || n.Label == a || (!acr && ident.ConceptKey(n.Label) == ak) {
 			continue
 		}
-		n.Aliases = insertSorted(n.Aliases, a)
+		n.Aliases = vocab.InsertSorted(n.Aliases, a)
 		changed = true
 		if !indexed {
 			if acr {
@@ -372,7 +345,7 @@ func (w *writer) unindexConcept(n *Node) error {
 			ns  Index
 			key string
 		}{{IdxConcept, ident.ConceptKey(name)}, {IdxConcept, strings.ReplaceAll(ident.FoldKey(name), " ", "")}}
-		if isOneAcronym(name) {
+		if vocab.IsOneAcronym(name) {
 			keys = append(keys, struct {
 				ns  Index
 				key string
@@ -393,20 +366,10 @@ func (w *writer) unindexConcept(n *Node) error {
 			}
 		}
 	}
-	for _, tail := range []string{tailTerm(ident.ConceptWordKeys(n.Label)), reverseWords(strings.Fields(ident.FoldKey(n.Label)))} {
+	for _, tail := range []string{vocab.TailTerm(ident.ConceptWordKeys(n.Label)), vocab.ReverseWords(strings.Fields(ident.FoldKey(n.Label)))} {
 		if err := tx.DeleteTerm(IdxConceptTail, tail, n.ID); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// insertSorted adds v to a sorted list of a concept's aliases (the order
-// they were met in would depend on the order papers came in).
-func insertSorted(s []string, v string) []string {
-	i, found := slices.BinarySearch(s, v)
-	if found {
-		return s
-	}
-	return slices.Insert(s, i, v)
 }

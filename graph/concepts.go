@@ -244,9 +244,6 @@ const (
 	// when that term is used in this many times the papers it is used in
 	// itself (frontOfLonger).
 	frontRatio = 1.5
-	// nounShare: a one-word concept is kept only when at least this share
-	// of the papers that say it use it as a noun (rejectModifiers).
-	nounShare = 0.4
 	// frontScanMax bounds the longer terms frontOfLonger reads.
 	frontScanMax = 1000
 )

@@ -1,10 +1,39 @@
-// Package graph is the domain of kg: node and edge kinds, identity
-// (normalised titles and names), the storage interface it needs, the ingest
-// pipeline that turns parsed records into graph writes, and the traversals
-// (co-authors, neighbourhoods, related papers) that the GraphQL layer serves.
+// Package graph is the domain of kg: node and edge kinds, the storage
+// interface it needs, the Service with its writer, ingest pipeline and
+// settles, and the View that the GraphQL layer reads through. It wires
+// pure sub-packages, as Prometheus tsdb wires index and chunkenc: each
+// takes plain values (ids, counts, strings) and returns answers; graph
+// reads the store, calls them, and writes.
+//
+//	graph/ident      identity keys: titles, names, concepts, arXiv ids,
+//	                 DOIs, ORCID iDs, subject codes, LaTeX to text
+//	                 (imports nothing of kg)
+//	graph/burst      Kleinberg's burst automaton and the subject mix
+//	                 (nothing of kg)
+//	graph/paperindex the read side: every paper in memory, and facets,
+//	                 rankings, paper lists, paths, emerging concepts and
+//	                 the related-work score over it (burst)
+//	graph/people     who a name on a paper is: evidence, clustering,
+//	                 name priors (ident)
+//	graph/termhood   which concepts are terms of the field (nothing of kg)
+//	graph/vocab      the concept vocabulary's rules and its Bloom filter
+//	                 (ident)
+//	graph            domain types, Service, writer, pipeline, settles,
+//	                 View (all of the above)
+//	graph/source,    readers of outside formats and export writers; above
+//	graph/export     graph, beside store, nlp and schema
 //
 // graph imports none of kg's other packages; store, nlp and schema depend on
-// it, and cmd/kg wires them together.
+// it, and cmd/kg wires them together. A sub-package never imports graph.
+//
+// Files of graph: model.go and ids.go (the domain's types), ingest.go and
+// pipeline.go (the Service, ingest and its batches), writer.go (one write
+// transaction's work), authors.go, person.go, profile.go and
+// corrections.go (people in the store), concepts.go, conceptnodes.go,
+// votes.go, reject.go, terms.go, conceptgraph.go, settle.go and
+// recompute.go (the concept layer in the store), query.go and traverse.go
+// (the View's lookups and neighbourhoods), index.go, questions.go and
+// related.go (the read side's wiring), exportgraph.go (exports).
 //
 // # Concepts
 //

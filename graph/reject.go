@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/vocab"
 )
 
 // One-word concepts that are no concepts. A word is a concept when papers
@@ -52,25 +53,15 @@ const (
 // rejectedCounter marks a one-word term that is no concept.
 func rejectedCounter(key string) string { return "rej/" + key }
 
-// oneWord reports whether a concept's name is one word, not an acronym:
-// the names whose use as a noun is checked.
-func oneWord(name string) bool { return !strings.Contains(name, " ") && !ident.IsAcronym(name) }
-
-// isModifier reports whether a word whose document frequency as a noun
-// phrase is df, said by surface papers, is mostly a modifier or a verb.
-func isModifier(df, surface int64) bool {
-	return float64(df) < nounShare*float64(surface)
-}
-
 // checkModifier marks a one-word concept rejected when, with deg papers
 // linked to it, too few papers use it as a noun.
 func (w *writer) checkModifier(c NodeID, deg int64) error {
 	n, err := w.conceptOf(c)
-	if err != nil || !oneWord(n.Name) {
+	if err != nil || !vocab.OneWord(n.Name) {
 		return err
 	}
 	df, err := newTxStats(w).docFreq(n.Key)
-	if err != nil || !isModifier(df, deg) {
+	if err != nil || !vocab.IsModifier(df, deg) {
 		return err
 	}
 	if v, err := w.tx.Counter(rejectedCounter(n.Key)); err != nil || v != 0 {
@@ -106,7 +97,7 @@ func (s *Service) rejectModifiers(ctx context.Context, surface map[NodeID]int, a
 				if err != nil {
 					return err
 				}
-				if df, _, _ := decodeDF(v); !isModifier(df, max(int64(surface[c]), deg)) {
+				if df, _, _ := decodeDF(v); !vocab.IsModifier(df, max(int64(surface[c]), deg)) {
 					continue
 				}
 				rejected = append(rejected, c)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/graph/paperindex"
+	"github.com/researchkg/kg/graph/vocab"
 )
 
 // RelatedQuery is what a researcher brings to find related work. At least
@@ -75,7 +76,7 @@ func splitDraft(text string) (title, body string) {
 func titleWords(title string) []string {
 	var out []string
 	for _, w := range ident.Tokens(title) {
-		if len(w) > 1 && !functionWords[w] && !titleStopWords[w] && strings.ContainsFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' }) {
+		if len(w) > 1 && !vocab.FunctionWords[w] && !titleStopWords[w] && strings.ContainsFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' }) {
 			out = append(out, w)
 		}
 	}
@@ -289,7 +290,7 @@ func conceptShortName(c *Node) string {
 		return c.Label
 	}
 	for _, a := range c.Aliases {
-		if isOneAcronym(a) {
+		if vocab.IsOneAcronym(a) {
 			return a
 		}
 	}
@@ -388,7 +389,7 @@ func (v *View) textEvidence(text string) ([]Link, []paperindex.Term, error) {
 		if acronym && !acronymStandsFor(stats, key, c.Key) {
 			return Concept{}, false
 		}
-		if oneWord(c.Name) {
+		if vocab.OneWord(c.Name) {
 			if k, err := v.r.Counter(rejectedCounter(c.Key)); err != nil || k > 0 {
 				rerr = err
 				return Concept{}, false

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/vocab"
 )
 
 // settleMaxUses bounds the uses one round of SettleConcepts holds in
@@ -133,7 +134,7 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 			err = nil
 			continue
 		}
-		if oneWord(n.Label) {
+		if vocab.OneWord(n.Label) {
 			if surface == nil {
 				surface = map[NodeID]int{}
 			}
@@ -143,7 +144,7 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 		// papers that say them where the tagger did not (a new alias
 		// brings them in as a new concept does)
 		for _, name := range append([]string{n.Label}, n.Aliases...) {
-			if isOneAcronym(name) {
+			if vocab.IsOneAcronym(name) {
 				short := ident.SingularAcronym(name)
 				stats := newStoreStats(r, &err)
 				if acronymStandsFor(stats, short, ident.ConceptKey(n.Label)) && err == nil {
@@ -492,7 +493,7 @@ func settleKeys(r Reader, c NodeID) ([]string, error) {
 		if k == "" || slices.Contains(keys, k) {
 			continue
 		}
-		if isOneAcronym(name) {
+		if vocab.IsOneAcronym(name) {
 			// an acronym's recorded uses share their key with the word
 			// ("FACE", "face"): its papers are found by the scan, which
 			// reads acronyms as written (markBackfill)

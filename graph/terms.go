@@ -14,6 +14,7 @@ import (
 
 	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/graph/termhood"
+	"github.com/researchkg/kg/graph/vocab"
 )
 
 // termWordKeys are the keys of a name's words split at spaces and hyphens:
@@ -31,7 +32,7 @@ func termWordKeys(name string) []string {
 
 // termhoodConcept is what termhood reads of a concept named name.
 func termhoodConcept(name string, df, votes int64) termhood.Concept {
-	return termhood.Concept{Name: name, Words: termWordKeys(name), Acronym: isOneAcronym(name),
+	return termhood.Concept{Name: name, Words: termWordKeys(name), Acronym: vocab.IsOneAcronym(name),
 		DocFreq: int(df), Votes: int(votes), Broader: -1}
 }
 
@@ -104,7 +105,7 @@ func (s *Service) judgeTerms(ctx context.Context) error {
 	// "natural language processing task" names a term twice; "spoken
 	// dialogue system" does not, its front being none
 	twice := func(name string) bool {
-		front, ok := genreTail(name)
+		front, ok := vocab.GenreTail(name)
 		return ok && terms[ident.ConceptKey(front)]
 	}
 	var reject []string

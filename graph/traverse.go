@@ -229,17 +229,23 @@ func (v *View) edgesOf(id NodeID, limit int, strongest bool) (nodeEdges, error) 
 			continue // an author has no in-edges, a subject no out-edges
 		}
 		var cur, cutAt EdgeType
-		n := 0
-		err := v.r.AllEdges(id, dir, func(t EdgeType, o NodeID, w float64) bool {
-			if t != cur {
-				cur, n = t, 0
-			}
+		n := 0 // edges of the current type taken
+		take := func(t EdgeType, o NodeID, w float64) bool {
 			if n == limit {
-				cutAt = t
 				return false
 			}
 			n++
 			add(dir, t, o, w)
+			return true
+		}
+		err := v.r.AllEdges(id, dir, func(t EdgeType, o NodeID, w float64) bool {
+			if t != cur {
+				cur, n = t, 0
+			}
+			if !take(t, o, w) {
+				cutAt = t
+				return false
+			}
 			return true
 		})
 		if err != nil {
@@ -250,14 +256,12 @@ func (v *View) edgesOf(id NodeID, limit int, strongest bool) (nodeEdges, error) 
 		}
 		out.cut = append(out.cut, edgeBlock{cutAt, dir})
 		for t := cutAt + 1; t < CoAuthor; t++ { // the stored types after it
-			n := 0
+			n = 0
 			err := v.r.Edges(id, t, dir, func(o NodeID, w float64) bool {
-				if n == limit {
+				if !take(t, o, w) {
 					out.cut = append(out.cut, edgeBlock{t, dir})
 					return false
 				}
-				n++
-				add(dir, t, o, w)
 				return true
 			})
 			if err != nil {

@@ -6,14 +6,13 @@
 package graph
 
 import (
-	"hash/maphash"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/vocab"
 )
 
 // votable is the key of a term that may vote, "" if it may not: a term
@@ -116,7 +115,7 @@ func (w *writer) conceptIfSupported(t Term, introduced bool) error {
 // term. A concept that exists is always supported.
 func (w *writer) supported(t Term, introduced bool) (bool, error) {
 	key := ident.ConceptKey(t.Name)
-	if key == "" || isOneAcronym(t.Name) {
+	if key == "" || vocab.IsOneAcronym(t.Name) {
 		return true, nil
 	}
 	if _, err := w.tx.Lookup(IdxConcept, key); err == nil {
@@ -124,7 +123,7 @@ func (w *writer) supported(t Term, introduced bool) (bool, error) {
 	} else if ErrorCode(err) != NotFound {
 		return false, err
 	}
-	if front, ok := genreTail(t.Name); ok {
+	if front, ok := vocab.GenreTail(t.Name); ok {
 		// "reinforcement learning method" is reinforcement learning
 		if _, err := w.tx.Lookup(IdxConcept, ident.ConceptKey(front)); err == nil {
 			return false, nil
@@ -149,25 +148,6 @@ func (w *writer) supported(t Term, introduced bool) (bool, error) {
 	}
 	front, err := frontOfLonger(newTxStats(w), key, w.vocab)
 	return !front, err
-}
-
-// genreHeads are the words papers call their contribution by: a concept
-// followed by one of them ("reinforcement learning method", "machine
-// learning algorithm", "natural language processing task",
-// "retrieval-augmented generation system") names that concept, no idea of
-// its own.
-var genreHeads = map[string]bool{"method": true, "methodology": true, "approach": true, "technique": true,
-	"framework": true, "algorithm": true, "strategy": true, "paradigm": true, "scheme": true, "pipeline": true,
-	"task": true, "system": true, "architecture": true}
-
-// genreTail returns the front of a name of three or more words that ends
-// in a genre word: the concept it would name twice.
-func genreTail(name string) (string, bool) {
-	words := strings.Fields(name)
-	if len(words) < 3 || !genreHeads[strings.ToLower(words[len(words)-1])] {
-		return "", false
-	}
-	return strings.Join(words[:len(words)-1], " "), true
 }
 
 // frontOfLonger reports whether a term of several words (or a hyphenated
@@ -270,9 +250,8 @@ func (x *tallied) term() Term {
 // only, which the store runs one at a time.
 type vocabulary struct {
 	built   bool
-	current string // the extractor version its concepts were found made by (termsCurrent)
-	seed    maphash.Seed
-	parts   []*vocabBloom // each twice the size of the one before; adds go to the last
+	current string        // the extractor version its concepts were found made by (termsCurrent)
+	filter  *vocab.Filter // nil until built
 	// names are the concepts linking has read (conceptOf), so each is read
 	// from the store once a run; renamed and dropped ones are forgotten. A
 	// concept of a transaction that failed may stay: its id is never
@@ -324,21 +303,6 @@ func (v *vocabulary) forget(id NodeID) {
 	}
 }
 
-type vocabBloom struct {
-	bits     []uint64
-	m        uint64
-	n, limit int
-}
-
-// vocabHashes probes per key: 1% false positives at 9.6 bits per key.
-const vocabHashes = 7
-
-func newVocabBloom(capacity int) *vocabBloom {
-	capacity = max(capacity, 1<<14)
-	m := uint64(math.Ceil(float64(capacity)*9.6)+63) &^ 63
-	return &vocabBloom{bits: make([]uint64, m/64), m: m, limit: capacity}
-}
-
 var vocabularies sync.Map // Store → *vocabulary
 
 // vocabularyOf returns the store's filter (not yet built).
@@ -346,7 +310,7 @@ func vocabularyOf(s Store) *vocabulary {
 	if v, ok := vocabularies.Load(s); ok {
 		return v.(*vocabulary)
 	}
-	v, _ := vocabularies.LoadOrStore(s, &vocabulary{seed: maphash.MakeSeed()})
+	v, _ := vocabularies.LoadOrStore(s, &vocabulary{})
 	return v.(*vocabulary)
 }
 
@@ -359,7 +323,7 @@ func (v *vocabulary) build(r Reader) error {
 	if err != nil {
 		return err
 	}
-	v.parts = []*vocabBloom{newVocabBloom(2 * int(n))}
+	v.filter = vocab.NewFilter(2 * int(n))
 	// The filter holds exactly the keys of the index (not keys derived
 	// from the concepts' names, which the index may hold more of: a
 	// concept renamed keeps its old key), so a process that starts on a
@@ -371,7 +335,7 @@ func (v *vocabulary) build(r Reader) error {
 		err = v.loadRejected(r)
 	}
 	if err != nil {
-		v.parts = nil
+		v.filter = nil
 		return err
 	}
 	v.built = true
@@ -397,46 +361,14 @@ func (v *vocabulary) loadRejected(r Reader) error {
 	return nil
 }
 
-func (v *vocabulary) hashes(k string) (uint64, uint64) {
-	h := maphash.String(v.seed, k)
-	return h, h>>32 | h<<32 | 1
-}
-
 // add adds a key; before the filter is built it does nothing (build reads
 // every key from the store: a settle in a new process drops and makes
 // concepts before any writer has linked a text).
 func (v *vocabulary) add(k string) {
-	if len(v.parts) == 0 {
-		return
+	if v.filter != nil {
+		v.filter.Add(k)
 	}
-	b := v.parts[len(v.parts)-1]
-	if b.n >= b.limit {
-		b = newVocabBloom(2 * b.limit)
-		v.parts = append(v.parts, b)
-	}
-	h1, h2 := v.hashes(k)
-	for i := uint64(0); i < vocabHashes; i++ {
-		bit := (h1 + i*h2) % b.m
-		b.bits[bit/64] |= 1 << (bit % 64)
-	}
-	b.n++
 }
 
 // mayHave is false only for keys never added.
-func (v *vocabulary) mayHave(k string) bool {
-	h1, h2 := v.hashes(k)
-	for _, b := range v.parts {
-		in := true
-		for i := uint64(0); i < vocabHashes; i++ {
-			bit := (h1 + i*h2) % b.m
-			if b.bits[bit/64]&(1<<(bit%64)) == 0 {
-				in = false
-				break
-			}
-		}
-		if in {
-			return true
-		}
-	}
-	return false
-}
+func (v *vocabulary) mayHave(k string) bool { return v.filter != nil && v.filter.MayHave(k) }

@@ -354,31 +354,23 @@ func (ix *Index) Update(facts []Facts, gone []uint64) {
 
 // unlist takes row r out of the order and of its values' lists; with
 // keep, only out of the lists of the values keep lacks.
-func (ix *Index) unlist(r uint32, keep *row) {
-	row := &ix.rows[r]
-	if keep == nil {
-		ix.order = ix.remove(ix.order, r)
-	}
-	for d, vs := range row.vals {
-		for _, v := range vs {
-			if keep == nil || !slices.Contains(keep.vals[d], v) {
-				ix.dicts[d].posts[v] = ix.remove(ix.dicts[d].posts[v], r)
-			}
-		}
-	}
-}
+func (ix *Index) unlist(r uint32, keep *row) { ix.relist(r, keep, ix.remove) }
 
 // list puts row r in the order and in its values' lists; with had, only
 // in the lists of the values had lacks.
-func (ix *Index) list(r uint32, had *row) {
+func (ix *Index) list(r uint32, had *row) { ix.relist(r, had, ix.insert) }
+
+// relist applies op (insert or remove) to row r in the order and in the
+// lists of its values that other lacks (all of them when other is nil).
+func (ix *Index) relist(r uint32, other *row, op func([]uint32, uint32) []uint32) {
 	row := &ix.rows[r]
-	if had == nil {
-		ix.order = ix.insert(ix.order, r)
+	if other == nil {
+		ix.order = op(ix.order, r)
 	}
 	for d, vs := range row.vals {
 		for _, v := range vs {
-			if had == nil || !slices.Contains(had.vals[d], v) {
-				ix.dicts[d].posts[v] = ix.insert(ix.dicts[d].posts[v], r)
+			if other == nil || !slices.Contains(other.vals[d], v) {
+				ix.dicts[d].posts[v] = op(ix.dicts[d].posts[v], r)
 			}
 		}
 	}

@@ -1,7 +1,7 @@
 // Related work: the papers to cite for what a researcher brings (a draft's
 // text, concept names, seed papers), scored over the facet index, with the
-// reasons. doc.go ("Related work") explains the score and where it comes
-// from.
+// reasons. paperindex/doc.go ("Related work") explains the score and where
+// it comes from.
 
 package graph
 

@@ -52,8 +52,9 @@
 // every list). Whatever changes a paper — ingest, a merge of sources, a
 // person's split or merge, a reclustering, a recompute of the concepts —
 // changes its edges or its node, so nothing writes the index but that
-// (TestFacetIndexFollowsWrites compares it with the stored papers after
-// each). Ingest pays nothing for it; kg ingest builds no index.
+// (graph's TestFacetIndexFollowsWrites compares it with the stored
+// papers after each). Ingest pays nothing for it; kg ingest builds no
+// index.
 //
 // Paper lists (a person's, a subject's, a concept's, a filter's) come
 // from the index too, so one order holds everywhere: newest first is by

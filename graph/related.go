@@ -115,9 +115,8 @@ func (v *View) RelatedWork(q RelatedQuery) ([]Related, error) {
 		}
 	}
 	// the concepts asked for, by id: named ones, the text's, the seeds'
-	want := map[NodeID]float64{}
-	var named []NodeID
-	var terms []paperindex.Term
+	ask := &paperindex.Ask{Concepts: map[uint64]float64{}}
+	want := ask.Concepts
 	for _, name := range q.Concepts {
 		n, err := v.ConceptByName(name)
 		if ErrorCode(err) == NotFound {
@@ -125,17 +124,17 @@ func (v *View) RelatedWork(q RelatedQuery) ([]Related, error) {
 		} else if err != nil {
 			return nil, err
 		}
-		want[n.ID] = max(want[n.ID], 1)
-		named = append(named, n.ID)
+		want[uint64(n.ID)] = max(want[uint64(n.ID)], 1)
+		ask.Named = append(ask.Named, uint64(n.ID))
 	}
 	if strings.TrimSpace(q.Text) != "" {
 		links, ts, err := v.textEvidence(q.Text)
 		if err != nil {
 			return nil, err
 		}
-		terms = ts
+		ask.Terms = ts
 		for _, l := range links {
-			want[l.Concept] = max(want[l.Concept], l.Weight)
+			want[uint64(l.Concept)] = max(want[uint64(l.Concept)], l.Weight)
 		}
 	}
 	for _, list := range [][]NodeID{q.Papers, q.Exclude} {
@@ -156,12 +155,8 @@ func (v *View) RelatedWork(q RelatedQuery) ([]Related, error) {
 	}
 	first := max(q.First, 0)
 	title, _ := splitDraft(q.Text)
-	ask := &paperindex.Ask{Concepts: map[uint64]float64{}, TitleWords: titleWords(title), Terms: terms,
-		Seeds: uint64s(q.Papers), Exclude: uint64s(q.Exclude), Filter: &sel.q}
-	for id, w := range want {
-		ask.Concepts[uint64(id)] = w
-	}
-	ask.Named = uint64s(named)
+	ask.TitleWords, ask.Filter = titleWords(title), &sel.q
+	ask.Seeds, ask.Exclude = uint64s(q.Papers), uint64s(q.Exclude)
 	var found []paperindex.Found
 	err = v.withIndex(func(ix *paperindex.Index) error {
 		rq := ix.Resolve(ask)

@@ -5,6 +5,7 @@ package graph
 
 import (
 	"context"
+	"hash/fnv"
 	"runtime"
 	"slices"
 	"sync"
@@ -33,7 +34,8 @@ type Pipeline struct {
 	err     error      // first error of the writer that is not a document's own
 	seq     int        // next sequence number (Add's goroutine only)
 
-	inFlight bool // a batch is committing in the background (writer only)
+	seen     seenKeys // paper identity keys met by the workers (textCheck)
+	inFlight bool     // a batch is committing in the background (writer only)
 	waitOnce sync.Once
 }
 
@@ -115,6 +117,8 @@ func (p *Pipeline) Wait() error {
 
 func (p *Pipeline) analyze() {
 	defer p.workers.Done()
+	check := &textCheck{svc: p.svc, ctx: p.ctx, seen: &p.seen}
+	defer check.close()
 	for j := range p.jobs {
 		j.analyses = map[string]TextAnalysis{}
 		pd := prepareDoc(j.doc)
@@ -122,7 +126,7 @@ func (p *Pipeline) analyze() {
 		if p.svc.terms != nil && p.ctx.Err() == nil && pd.err == nil {
 			for i := range pd.preps {
 				pr := &pd.preps[i]
-				if p.svc.storedText(p.ctx, pr) {
+				if check.stored(pr) {
 					continue // nothing new to read: re-ingest costs no tagging
 				}
 				var abs []string
@@ -334,17 +338,68 @@ func (p *Pipeline) report(doc Document, res IngestResult, err error) {
 	}
 }
 
-// storedText reports whether the record's paper is already stored with this
-// abstract, so its text will not change and need not be analysed. A wrong
-// "no" costs only the analysis; a wrong "yes" (a title match the writer
-// refuses) only moves the analysis into the transaction.
-func (s *Service) storedText(ctx context.Context, p *prepared) bool {
-	r, err := s.store.Read(ctx)
-	if err != nil {
-		return false
+// textCheck answers, for one analysis worker, whether a record's paper is
+// already stored with its abstract, so its text will not change and need
+// not be analysed. A wrong "no" costs only the analysis; a wrong "yes" (a
+// title match the writer refuses) only moves the analysis into the
+// transaction.
+//
+// The worker must not wait on the writer: a Badger snapshot opened while a
+// batch commits waits until that commit has landed, and one per record
+// made the workers wait on every commit. So a worker reads one snapshot for
+// checkEvery records. A snapshot older than the run holds every text
+// stored before it; a text stored during the run belongs to a record of
+// this run, and the identity keys the workers have seen (seenKeys) say
+// which records those may be: only they open a fresh snapshot.
+type textCheck struct {
+	svc  *Service
+	ctx  context.Context
+	seen *seenKeys
+	snap Reader
+	uses int
+}
+
+const checkEvery = 1000
+
+func (c *textCheck) close() {
+	if c.snap != nil {
+		c.snap.Close()
+		c.snap = nil
 	}
-	defer r.Close()
-	for _, k := range p.identity() {
+}
+
+func (c *textCheck) stored(p *prepared) bool {
+	keys := p.identity()
+	again := false
+	for _, k := range keys {
+		if k.key != "" && c.seen.add(k) {
+			again = true
+		}
+	}
+	if c.uses >= checkEvery {
+		c.close()
+	}
+	r := c.snap
+	if r == nil || again {
+		fresh, err := c.svc.store.Read(c.ctx)
+		if err != nil {
+			return false
+		}
+		if again {
+			defer fresh.Close()
+		} else {
+			c.snap, c.uses = fresh, 0
+		}
+		r = fresh
+	}
+	c.uses++
+	return storedText(r, keys, p.abstract)
+}
+
+// storedText reports whether r holds a paper of one of these identity
+// keys with this abstract ("": with any).
+func storedText(r Reader, keys []indexKey, abstract string) bool {
+	for _, k := range keys {
 		if k.key == "" {
 			continue
 		}
@@ -352,12 +407,37 @@ func (s *Service) storedText(ctx context.Context, p *prepared) bool {
 		if err != nil {
 			continue
 		}
-		if p.abstract == "" {
+		if abstract == "" {
 			return true
 		}
 		abs, err := r.Abstracts(id)
-		return err == nil && slices.Contains(abs, p.abstract)
+		return err == nil && slices.Contains(abs, abstract)
 	}
+	return false
+}
+
+// seenKeys is the set of paper identity keys the workers have met in this
+// run, as 64-bit hashes (a collision only opens a snapshot more).
+type seenKeys struct {
+	mu sync.Mutex
+	m  map[uint64]struct{}
+}
+
+// add records k and reports whether it was met before.
+func (s *seenKeys) add(k indexKey) bool {
+	h := fnv.New64a()
+	h.Write([]byte{byte(k.ns)})
+	h.Write([]byte(k.key))
+	x := h.Sum64()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = map[uint64]struct{}{}
+	}
+	if _, ok := s.m[x]; ok {
+		return true
+	}
+	s.m[x] = struct{}{}
 	return false
 }
 

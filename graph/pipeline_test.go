@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/researchkg/kg/graph"
@@ -189,5 +190,72 @@ func TestSettleReportsProgress(t *testing.T) {
 	}
 	if len(steps) == 0 || steps[len(steps)-1].stage != graph.StageSettleDone {
 		t.Errorf("last report %+v, want %q", steps, graph.StageSettleDone)
+	}
+}
+
+// countingExtractor counts the texts analysed.
+type countingExtractor struct {
+	graph.TermExtractor
+	n atomic.Int64
+}
+
+func (c *countingExtractor) Analyze(title, text string) graph.TextAnalysis {
+	c.n.Add(1)
+	return c.TermExtractor.Analyze(title, text)
+}
+
+// The workers tell stored texts from new ones without waiting on the
+// writer (textCheck): a second run of the same file analyses nothing, and a
+// file that repeats its records in one run gives the graph of one copy.
+func TestPipelineSkipsStoredTexts(t *testing.T) {
+	f := "../testdata/arxiv/sample.jsonl.gz"
+	run := func(svc *graph.Service, copies int) {
+		p := svc.NewPipeline(context.Background(), 2, func(_ graph.Document, _ graph.IngestResult, err error) {
+			if err != nil {
+				t.Error(err)
+			}
+		})
+		for i := 0; i < copies; i++ {
+			fh, err := os.Open(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = source.Read(filepath.Base(f), fh, p.Add, func(error) {})
+			fh.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := p.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ex := &countingExtractor{TermExtractor: extractor}
+	once := MustOpen(t)
+	svc := graph.NewService(once, ex)
+	run(svc, 1)
+	first := ex.n.Load()
+	if first == 0 {
+		t.Fatal("nothing analysed on the first run")
+	}
+	sum := checksum(t, once)
+	run(svc, 1)
+	if n := ex.n.Load() - first; n != 0 {
+		t.Errorf("second run analysed %d texts, want 0", n)
+	}
+	if checksum(t, once) != sum {
+		t.Error("second run changed the store")
+	}
+	digest := func(svc *graph.Service) graph.Digest {
+		d, err := svc.Digest(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	thrice := graph.NewService(MustOpen(t), extractor)
+	run(thrice, 3)
+	if digest(thrice) != digest(svc) {
+		t.Error("a file read three times in one run differs from one reading")
 	}
 }

@@ -117,7 +117,7 @@ func Restore(dir string, r io.Reader, log zerolog.Logger) error {
 		clean()
 		return fmt.Errorf("restore into %s: %w", dir, err)
 	}
-	if len(ver) != 8 || binary.BigEndian.Uint64(ver) != layoutVersion {
+	if len(ver) != 8 || binary.BigEndian.Uint64(ver) < 1 || binary.BigEndian.Uint64(ver) > layoutVersion { // an older layout: kg migrate
 		clean()
 		return fmt.Errorf("restore into %s: the backup has store layout %x, this kg reads %d", dir, ver, layoutVersion)
 	}

@@ -89,7 +89,11 @@ func (db *DB) update(ctx context.Context, fn func(graph.Tx) error, committed fun
 			t.misses = &db.misses
 		}
 	}
-	if err := fn(t); err != nil {
+	err := fn(t)
+	if err == nil {
+		err = t.flushRows()
+	}
+	if err != nil {
 		if db.flight == nil { // nothing under way: do not hold a snapshot
 			db.next.Discard()
 			db.next = nil

@@ -204,6 +204,9 @@ func (db *DB) checkVersion(readOnly bool) error {
 		if err != nil {
 			return err
 		}
+		if len(v) == 8 && binary.BigEndian.Uint64(v) >= 1 && binary.BigEndian.Uint64(v) < layoutVersion {
+			return oldLayoutError(db.dir, binary.BigEndian.Uint64(v))
+		}
 		if len(v) != 8 || binary.BigEndian.Uint64(v) != layoutVersion {
 			return fmt.Errorf("store layout version %x, this kg reads %d: use a matching kg or a new data folder", v, layoutVersion)
 		}

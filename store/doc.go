@@ -13,6 +13,12 @@
 //     background while the caller builds the next (graph.AsyncStore).
 //   - overlay.go, tx.go: a write transaction's writes, held in memory until
 //     commit (reads see them; Atomic undoes part of a transaction).
+//   - pairrow.go: a node's pair counts of one type (co-authors,
+//     co-occurring concepts) as one delta-varint row, split in parts past
+//     4,096 entries; a transaction changes rows in memory and writes each
+//     once at commit (layout 2).
+//   - migrate.go: the layout version; kg migrate converts a store of an
+//     earlier layout in place (Open refuses one with CONFLICT).
 //   - reader.go: snapshots (graph.Reader) and value codecs.
 //   - hot.go, filter.go: the cache of hot committed values and the
 //     absent-key filter of bulk writers.

@@ -1,5 +1,13 @@
 package store
 
+import (
+	"encoding/binary"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/researchkg/kg/graph"
+)
+
 // SetHotCacheBytes sets the write path's cache budget below Options'
 // MiB granularity, so tests can make it evict.
 func SetHotCacheBytes(db *DB, n int64) { db.hot = newHotCache(n) }
@@ -35,4 +43,39 @@ func FilterAfter(t interface{ Cleanup(func()) }, misses int) {
 	old := filterAfterMisses
 	filterAfterMisses = misses
 	t.Cleanup(func() { filterAfterMisses = old })
+}
+
+// SplitRowsPast sets how many entries a pair row's part holds before it
+// is cut, for the rest of the test.
+func SplitRowsPast(t interface{ Cleanup(func()) }, n int) {
+	old := maxPartEntries
+	maxPartEntries = n
+	t.Cleanup(func() { maxPartEntries = old })
+}
+
+// WriteLayout1 writes, into a new store in dir, pair counts as layout 1
+// kept them (a key per pair and direction) and its version: what an
+// earlier kg left, for the migration tests.
+func WriteLayout1(dir string, pairs map[[3]uint64]int64) error {
+	bdb, err := badger.Open(badger.DefaultOptions(dir).WithLogger(nil))
+	if err != nil {
+		return err
+	}
+	defer bdb.Close()
+	wb := bdb.NewWriteBatch()
+	for p, n := range pairs {
+		t := graph.EdgeType(p[0])
+		a, b := graph.NodeID(p[1]), graph.NodeID(p[2])
+		v := binary.BigEndian.AppendUint64(nil, uint64(n))
+		if err := wb.Set(pairKey(t, a, b), v); err != nil {
+			return err
+		}
+		if err := wb.Set(pairKey(t, b, a), v); err != nil {
+			return err
+		}
+	}
+	if err := wb.Set(versionKey, binary.BigEndian.AppendUint64(nil, 1)); err != nil {
+		return err
+	}
+	return wb.Flush()
 }

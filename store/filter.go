@@ -68,7 +68,7 @@ func filtered(k []byte) bool {
 // filteredPrefix marks the key prefixes the filter answers point reads
 // for; its build scans them and pTerm (for the scans it answers). One
 // table for both: a prefix the build skipped would read as absent.
-var filteredPrefix = [256]bool{pCounter: true, pLookup: true, pPair: true}
+var filteredPrefix = [256]bool{pCounter: true, pLookup: true, pPairRow: true}
 
 // coversScan reports whether the filter knows if a scan prefix is empty.
 func (f *keyFilter) coversScan(prefix []byte) bool {

@@ -80,7 +80,7 @@ func newHotCache(budget int64) *hotCache {
 // cacheable reports whether a key's value is small and read often enough
 // to keep.
 func cacheable(k []byte) bool {
-	return len(k) > 0 && (k[0] == pCounter || k[0] == pPair || k[0] == pLookup || k[0] == pNode || k[0] == pValue)
+	return len(k) > 0 && (k[0] == pCounter || k[0] == pPairRow || k[0] == pLookup || k[0] == pNode || k[0] == pValue)
 }
 
 // The cache keys its map on the bytes of the keys passed to get and put,

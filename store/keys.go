@@ -18,11 +18,12 @@ const (
 	pOut     byte = 0x04 // 0x04 | src(8) | type(1) | dst(8)     → weight (float64 bits, or empty for 0)
 	pIn      byte = 0x05 // 0x05 | dst(8) | type(1) | src(8)     → weight
 	pList    byte = 0x06 // 0x06 | owner(8) | type(1) | sortKey  → empty
-	pPair    byte = 0x07 // 0x07 | type(1) | a(8) | b(8)         → int64 big-endian
+	pPair    byte = 0x07 // layout 1 only: 0x07 | type(1) | a(8) | b(8) → int64 big-endian (migrate.go)
 	pCounter byte = 0x08 // 0x08 | name                          → int64 big-endian
 	pTerm    byte = 0x09 // 0x09 | ns(1) | term | 0x00 | id(8)   → empty
 	pText    byte = 0x0A // 0x0A | id(8)                         → JSON array of abstracts
 	pValue   byte = 0x0B // 0x0B | ns(1) | key                   → value (derived summaries, corrections)
+	pPairRow byte = 0x0C // 0x0C | type(1) | a(8) [| start(8)]   → a node's pair counts of one type (pairrow.go)
 )
 
 // maxKeyPart bounds the string part of lookup and term keys; Badger rejects
@@ -35,7 +36,10 @@ var seqKey = []byte{pMeta, 's', 'e', 'q'}
 // versionKey holds the layout version, checked on open.
 var versionKey = []byte{pMeta, 'v', 'e', 'r'}
 
-const layoutVersion = 1
+// Layout 2 (issue 33) keeps a node's pair counts as one row (pairrow.go)
+// instead of a key per pair and direction; Migrate converts a layout-1
+// store.
+const layoutVersion = 2
 
 func nodeKey(id graph.NodeID) []byte {
 	k := make([]byte, 9)
@@ -104,6 +108,8 @@ func keyIDs(k []byte) (a, b graph.NodeID) {
 		return id(1), id(10)
 	case pPair:
 		return id(2), id(10)
+	case pPairRow:
+		return id(2), 0 // a part's start is not a node's own key
 	}
 	return 0, 0
 }

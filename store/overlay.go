@@ -75,7 +75,7 @@ func (o *overlay) inSnapshot(k []byte) bool {
 // of them). Scans of the others (nodes by kind) sort what they find.
 func sorted(k []byte) bool {
 	switch k[0] {
-	case pOut, pIn, pList, pPair, pTerm, pCounter:
+	case pOut, pIn, pList, pPairRow, pTerm, pCounter:
 		return true
 	}
 	return false
@@ -192,11 +192,12 @@ func (o *overlay) put(p *pending) error {
 // transaction's earlier writes stay). Ids fn allocated are not reused.
 func (t *tx) Atomic(fn func() error) error {
 	o := t.over
-	mark := len(o.undo)
+	mark, rowMark := len(o.undo), len(t.rowUndo)
 	o.atomic++
 	err := fn()
 	o.atomic--
 	if err != nil {
+		t.undoRows(rowMark)
 		for i := len(o.undo) - 1; i >= mark; i-- {
 			u := o.undo[i]
 			cur := o.index[string(u.key)]
@@ -217,13 +218,16 @@ func (t *tx) Atomic(fn func() error) error {
 	}
 	if err != nil || o.atomic == 0 {
 		o.undo = o.undo[:mark]
+		t.rowUndo = t.rowUndo[:rowMark]
 	}
 	return err
 }
 
 // Pending reports the writes the transaction holds (distinct keys) and
 // their size in bytes.
-func (t *tx) Pending() (writes, bytes int) { return len(t.over.index), t.over.bytes }
+func (t *tx) Pending() (writes, bytes int) {
+	return len(t.over.index) + t.rowWrites, t.over.bytes + t.rowBytes
+}
 
 // scan visits the keys under prefix from start: the pending writes merged
 // with the snapshot's (inSnap false: the snapshot has none).

@@ -306,36 +306,33 @@ func (r *reader) List(owner graph.NodeID, t graph.EdgeType, after []byte, fn fun
 }
 
 func (r *reader) Pairs(t graph.EdgeType, a graph.NodeID, fn func(graph.NodeID, int64) bool) error {
-	prefix := pairKey(t, a, 0)[:10]
-	return r.scan(prefix, nil, true, func(k []byte, item valued) (bool, error) {
-		b, err := parsePairKey(k)
-		if err != nil {
-			return false, err
-		}
-		var n int64
-		if err := item.Value(func(v []byte) error { n = decodeInt(v); return nil }); err != nil {
-			return false, err
-		}
-		return fn(b, n), nil
-	})
+	return r.storedPairs(t, a, fn)
 }
 
+// AllPairs reads every row and part of a type in key order; each pair is
+// in both its rows, and is given from the row of its smaller id.
 func (r *reader) AllPairs(t graph.EdgeType, fn func(a, b graph.NodeID, n int64) bool) error {
-	prefix := []byte{pPair, byte(t)}
-	return r.scan(prefix, nil, true, func(k []byte, item valued) (bool, error) {
-		b, err := parsePairKey(k)
-		if err != nil {
-			return false, err
+	return r.scan([]byte{pPairRow, byte(t)}, nil, true, func(k []byte, item valued) (bool, error) {
+		if len(k) != 10 && len(k) != 18 {
+			return false, errBadKey
 		}
 		a := graph.NodeID(binary.BigEndian.Uint64(k[2:10]))
-		if a >= b {
-			return true, nil // the mirror of a pair visited as (b, a)
+		more := true
+		err := item.Value(func(v []byte) error {
+			if len(k) == 10 && len(v) > 0 && v[0] == rowSplit {
+				return nil // its parts follow
+			}
+			return eachEntry(v, func(b uint64, n int64) bool {
+				if uint64(a) < b {
+					more = fn(a, graph.NodeID(b), n)
+				}
+				return more
+			})
+		})
+		if err != nil {
+			return false, fmt.Errorf("pair row %x: %w", k, err)
 		}
-		var n int64
-		if err := item.Value(func(v []byte) error { n = decodeInt(v); return nil }); err != nil {
-			return false, err
-		}
-		return fn(a, b, n), nil
+		return more, nil
 	})
 }
 
@@ -377,11 +374,7 @@ func (r *reader) KindNodes(kind graph.Kind, fn func(graph.Node) bool) error {
 }
 
 func (r *reader) Pair(t graph.EdgeType, a, b graph.NodeID) (int64, error) {
-	v, err := r.get(pairKey(t, a, b))
-	if errors.Is(err, graph.ErrNotFound) {
-		return 0, nil
-	}
-	return decodeInt(v), err
+	return r.storedPair(t, a, b)
 }
 
 func (r *reader) Counters(prefix string, fn func(string, int64) bool) error {

@@ -12,6 +12,13 @@ import (
 type tx struct {
 	reader
 	db *DB
+	// rows are the pair rows the transaction changed, written at commit
+	// (pairrow.go); rowUndo what Atomic may restore; rowWrites and
+	// rowBytes estimate what they will write (Pending).
+	rows      map[rowID]*pairRow
+	rowUndo   []rowUndo
+	rowWrites int
+	rowBytes  int
 }
 
 func (t *tx) NewID(k graph.Kind) (graph.NodeID, error) {
@@ -102,32 +109,6 @@ func (t *tx) PutListEntry(owner graph.NodeID, et graph.EdgeType, sortKey []byte)
 
 func (t *tx) DeleteListEntry(owner graph.NodeID, et graph.EdgeType, sortKey []byte) error {
 	return t.del(listKey(owner, et, sortKey))
-}
-
-// AddPair reads the pair once and writes both directions: they always hold
-// the same count.
-func (t *tx) AddPair(et graph.EdgeType, a, b graph.NodeID, delta int64) (int64, error) {
-	n, err := t.Pair(et, a, b)
-	if err != nil {
-		return 0, err
-	}
-	n += delta
-	return max(n, 0), t.SetPair(et, a, b, n)
-}
-
-func (t *tx) SetPair(et graph.EdgeType, a, b graph.NodeID, n int64) error {
-	for _, k := range [][]byte{pairKey(et, a, b), pairKey(et, b, a)} {
-		var err error
-		if n <= 0 {
-			err = t.del(k)
-		} else {
-			err = t.set(k, binary.BigEndian.AppendUint64(nil, uint64(n)))
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func (t *tx) AddCounter(name string, delta int64) (int64, error) {

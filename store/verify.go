@@ -279,7 +279,7 @@ func restIsZero(f *os.File, off, size int64) bool {
 // keyKinds names what keys of each first byte hold (keys.go).
 var keyKinds = map[byte]string{
 	pMeta: "metadata", pNode: "nodes", pLookup: "name and id indexes", pOut: "edges",
-	pIn: "edges", pList: "paper lists", pPair: "co-author and co-occurrence counts",
+	pIn: "edges", pList: "paper lists", pPair: "co-author and co-occurrence counts (layout 1)", pPairRow: "co-author and co-occurrence counts",
 	pCounter: "counters", pTerm: "search terms", pText: "abstracts", pValue: "profiles and corrections",
 }
 

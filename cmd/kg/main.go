@@ -1,7 +1,7 @@
 // Command kg is a knowledge-graph service for research publications: it
 // ingests publication pages into a Badger store and serves them over GraphQL.
 // Its commands (serve, ingest, stats, terms, recompute, authors, backup,
-// restore, verify, export, soak, bench) are listed in usage below and each has a file of its own;
+// restore, verify, migrate, export, soak, bench) are listed in usage below and each has a file of its own;
 // "kg help" prints the list, "kg COMMAND --help" a command's flags.
 package main
 
@@ -33,6 +33,7 @@ Usage:
   kg backup  [--data DIR] FILE                write a backup of the store (Badger's stream)
   kg restore [--data DIR] FILE                load a backup into an empty data folder
   kg verify  [--data DIR]                     check every file of the store for damage
+  kg migrate [--data DIR]                     convert a store of an earlier kg's layout in place
   kg export  [--data DIR] --format F --all    the graph (or --root ID, --filter JSON) as GraphML,
                                               GEXF, VOSviewer, RDF N-Quads or Neo4j CSV
   kg soak   [--addr HOST:PORT] [--variant V]  load-test a kg serve on this machine
@@ -73,6 +74,7 @@ var commands = map[string]func(ctx context.Context, args []string, std stdio) er
 	"restore":   cmdRestore,
 	"soak":      cmdSoak,
 	"verify":    cmdVerify,
+	"migrate":   cmdMigrate,
 }
 
 // run is main without the exit and the signals, so tests can call it.

@@ -112,14 +112,18 @@ func TestCoOccurrenceExact(t *testing.T) {
 }
 
 // pipeSeeds writes the seed pages through a pipeline without settling.
-func pipeSeeds(t *testing.T, svc *graph.Service) {
+func pipeSeeds(t *testing.T, svc *graph.Service) { pipeFiles(t, svc, false, seedFiles(t)...) }
+
+// pipeFiles ingests files through one pipeline, then waits for it (and
+// settles when settle is set).
+func pipeFiles(t *testing.T, svc *graph.Service, settle bool, files ...string) {
 	t.Helper()
 	p := svc.NewPipeline(context.Background(), 2, func(_ graph.Document, _ graph.IngestResult, err error) {
 		if err != nil {
 			t.Error(err)
 		}
 	})
-	for _, f := range seedFiles(t) {
+	for _, f := range files {
 		fh, err := os.Open(f)
 		if err != nil {
 			t.Fatal(err)
@@ -130,7 +134,11 @@ func pipeSeeds(t *testing.T, svc *graph.Service) {
 			t.Fatal(err)
 		}
 	}
-	if err := p.Wait(); err != nil {
+	wait := p.Wait
+	if settle {
+		wait = p.Close
+	}
+	if err := wait(); err != nil {
 		t.Fatal(err)
 	}
 }

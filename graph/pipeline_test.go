@@ -210,25 +210,11 @@ func (c *countingExtractor) Analyze(title, text string) graph.TextAnalysis {
 func TestPipelineSkipsStoredTexts(t *testing.T) {
 	f := "../testdata/arxiv/sample.jsonl.gz"
 	run := func(svc *graph.Service, copies int) {
-		p := svc.NewPipeline(context.Background(), 2, func(_ graph.Document, _ graph.IngestResult, err error) {
-			if err != nil {
-				t.Error(err)
-			}
-		})
-		for i := 0; i < copies; i++ {
-			fh, err := os.Open(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = source.Read(filepath.Base(f), fh, p.Add, func(error) {})
-			fh.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
+		files := make([]string, copies)
+		for i := range files {
+			files[i] = f
 		}
-		if err := p.Close(); err != nil {
-			t.Fatal(err)
-		}
+		pipeFiles(t, svc, true, files...)
 	}
 	ex := &countingExtractor{TermExtractor: extractor}
 	once := MustOpen(t)

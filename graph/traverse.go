@@ -300,6 +300,12 @@ func (v *View) edgesOf(id NodeID, limit int, strongest bool) (nodeEdges, error) 
 	return out, nil
 }
 
+// decidedBy reports whether known decides the edge to o without a read.
+func decidedBy(known func(o NodeID, b edgeBlock, src, dst NodeID) (Edge, bool, bool), o NodeID, b edgeBlock, src, dst NodeID) bool {
+	_, _, decided := known(o, b, src, dst)
+	return decided
+}
+
 // edgesTo finds the edges of a block edgesOf cut short at id that lead to
 // the nodes of others (of the kind the block's edges lead to): known
 // answers where the other end read its side whole, else a point read.
@@ -309,17 +315,51 @@ func (v *View) edgesTo(id NodeID, b edgeBlock, others []NodeID, fn func(Edge), k
 	if b.dir == In {
 		want = ends[0]
 	}
+	pairs := b.t == CoAuthor || b.t == CoOccurs
+	endsOf := func(o NodeID) (src, dst NodeID) {
+		switch {
+		case pairs:
+			return min(id, o), max(id, o)
+		case b.dir == In:
+			return o, id
+		}
+		return id, o
+	}
+	// A pair count is in id's row, which a point read decodes up to o: read
+	// the counts of every undecided o in one pass of the row instead.
+	var counts map[NodeID]int64
+	if pairs {
+		var ask []NodeID
+		for _, o := range others {
+			if o == id || typed && o.Kind() != want {
+				continue
+			}
+			if src, dst := endsOf(o); !decidedBy(known, o, b, src, dst) {
+				ask = append(ask, o)
+			}
+		}
+		if len(ask) > 1 {
+			counts = make(map[NodeID]int64, len(ask))
+			wanted := make(map[NodeID]bool, len(ask))
+			for _, o := range ask {
+				wanted[o] = true
+			}
+			last := slices.Max(ask)
+			if err := v.r.Pairs(b.t, id, func(o NodeID, n int64) bool {
+				if wanted[o] {
+					counts[o] = n
+				}
+				return o < last
+			}); err != nil {
+				return err
+			}
+		}
+	}
 	for _, o := range others {
 		if o == id || typed && o.Kind() != want {
 			continue
 		}
-		src, dst := id, o
-		switch {
-		case b.t == CoAuthor || b.t == CoOccurs:
-			src, dst = min(id, o), max(id, o)
-		case b.dir == In:
-			src, dst = o, id
-		}
+		src, dst := endsOf(o)
 		if e, ok, decided := known(o, b, src, dst); decided {
 			if ok {
 				fn(e)
@@ -327,10 +367,13 @@ func (v *View) edgesTo(id NodeID, b edgeBlock, others []NodeID, fn func(Edge), k
 			continue
 		}
 		switch {
-		case b.t == CoAuthor || b.t == CoOccurs:
-			n, err := v.r.Pair(b.t, id, o)
-			if err != nil {
-				return err
+		case pairs:
+			n := counts[o]
+			if counts == nil {
+				var err error
+				if n, err = v.r.Pair(b.t, id, o); err != nil {
+					return err
+				}
 			}
 			if n != 0 {
 				fn(Edge{Source: min(id, o), Target: max(id, o), Type: b.t, Weight: float64(n), HasWeight: true})

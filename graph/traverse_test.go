@@ -220,6 +220,55 @@ func TestNeighborhoodFindsEdgesPastBothCuts(t *testing.T) {
 	}
 }
 
+// Edges among several nodes whose pair blocks are all cut short are read
+// from one pass of each row (edgesTo), with their counts.
+func TestNeighborhoodReadsCutPairRowsOnce(t *testing.T) {
+	db := MustOpen(t)
+	svc := graph.NewService(db, extractor)
+	c := func(i uint64) graph.NodeID { return graph.MakeID(graph.KindConcept, i) }
+	root, hubs := c(2000), []graph.NodeID{c(1000), c(1001), c(1002)}
+	err := db.Update(context.Background(), func(tx graph.Tx) error {
+		for _, id := range append([]graph.NodeID{root}, hubs...) {
+			tx.PutNode(graph.Node{ID: id, Label: fmt.Sprint(id)})
+		}
+		for i := uint64(1); i <= 10; i++ { // fillers cut every hub's block
+			tx.PutNode(graph.Node{ID: c(i), Label: fmt.Sprint("filler ", i)})
+			for _, h := range hubs {
+				tx.AddPair(graph.CoOccurs, h, c(i), 1)
+			}
+		}
+		tx.AddPair(graph.CoOccurs, hubs[0], hubs[1], 7)
+		tx.AddPair(graph.CoOccurs, hubs[0], hubs[2], 8)
+		tx.AddPair(graph.CoOccurs, hubs[1], hubs[2], 9)
+		for _, h := range hubs {
+			if _, err := tx.AddPair(graph.CoOccurs, root, h, 1); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := view(t, svc).Neighborhood(root, 1, nil, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range g.Edges {
+		got = append(got, fmt.Sprintf("%v-%v %v", e.Source, e.Target, e.Weight))
+	}
+	slices.Sort(got)
+	want := []string{
+		fmt.Sprintf("%v-%v 7", hubs[0], hubs[1]), fmt.Sprintf("%v-%v 8", hubs[0], hubs[2]),
+		fmt.Sprintf("%v-%v 1", hubs[0], root), fmt.Sprintf("%v-%v 9", hubs[1], hubs[2]),
+		fmt.Sprintf("%v-%v 1", hubs[1], root), fmt.Sprintf("%v-%v 1", hubs[2], root),
+	}
+	if len(g.Nodes) != 4 || !slices.Equal(got, want) {
+		t.Errorf("%d nodes, edges %v; want 4 nodes, edges %v", len(g.Nodes), got, want)
+	}
+}
+
 // Search reads nodes a score at a time until it has first: its answer is
 // the head of the answer that reads every matched node.
 func TestSearchStopsEarlyAnswersTheSame(t *testing.T) {

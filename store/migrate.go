@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/rs/zerolog"
@@ -182,7 +181,7 @@ func migrate(bdb *badger.DB, log zerolog.Logger) (MigrateResult, error) {
 // deltaOf is a row built from nothing: every entry a change.
 func deltaOf(es []pairEntry) map[uint64]int64 {
 	m := make(map[uint64]int64, len(es))
-	for _, e := range slices.Clip(es) {
+	for _, e := range es {
 		m[e.id] = e.n
 	}
 	return m

@@ -307,6 +307,9 @@ func (db *DB) buildFilter(snap *badger.Txn) error {
 // commit (fits has checked Badger's limits).
 func (db *DB) prepare(o *overlay) (*badger.Txn, error) {
 	txn := db.bdb.NewTransaction(true)
+	if db.census != nil {
+		db.census.count(o)
+	}
 	for _, p := range o.index {
 		var err error
 		if p.del {

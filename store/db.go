@@ -47,6 +47,9 @@ type Options struct {
 	// ReserveMB raises the free disk space writes leave (see space.go); the
 	// reserve is never less than what Badger may write on its own.
 	ReserveMB int64
+	// Census counts the writes that reach Badger by kind of key (DB.Census;
+	// kg ingest --write-census).
+	Census bool
 }
 
 // DefaultOptions returns options for a store in dir, sized for a small
@@ -91,6 +94,9 @@ func (o Options) WithKeyFilter(b bool) Options { o.KeyFilter = b; return o }
 // WithLogger routes Badger's and the store's logs to l.
 func (o Options) WithLogger(l zerolog.Logger) Options { o.Logger = l; return o }
 
+// WithCensus sets Census.
+func (o Options) WithCensus(b bool) Options { o.Census = b; return o }
+
 // DB is a graph store on Badger. It is safe for concurrent use.
 type DB struct {
 	// wmu serialises write transactions. Badger's conflict detection
@@ -104,8 +110,9 @@ type DB struct {
 	wmu sync.Mutex
 	hot *hotCache // locks itself (commits update it while the next update reads it)
 	// scans counts the Badger iterators readers opened (Scans).
-	scans atomic.Int64
-	dry   *btree.BTreeG[*pending] // set by DryRun
+	scans  atomic.Int64
+	dry    *btree.BTreeG[*pending] // set by DryRun
+	census *census                 // Options.Census (nil: not counted)
 	// flight is the commit under way (UpdateAsync) and next the snapshot
 	// taken just before it started; both guarded by wmu.
 	flight *flight
@@ -177,6 +184,9 @@ func Open(opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open store %s: %w", opts.Dir, err)
 	}
 	db := &DB{bdb: bdb, dir: opts.Dir, reserveMin: uint64(max(opts.ReserveMB, 0)) << 20, maxValue: int(bo.ValueLogFileSize), log: opts.Logger, stop: make(chan struct{}), hot: newHotCache(opts.HotCacheMB << 20), wantFilter: opts.KeyFilter, keysAtOpen: -1, readOnly: opts.ReadOnly}
+	if opts.Census {
+		db.census = &census{}
+	}
 	if err := db.checkVersion(opts.ReadOnly); err != nil {
 		bdb.Close()
 		return nil, err

@@ -49,3 +49,19 @@ func (a *atomicFile) discard() {
 	a.Close()
 	os.Remove(a.Name())
 }
+
+// writeFileAtomic writes data to name through an atomicFile.
+func writeFileAtomic(name string, data []byte) error {
+	a, err := createAtomic(name)
+	if err != nil {
+		return err
+	}
+	defer a.discard()
+	if _, err := a.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := a.sync(0o644); err != nil {
+		return err
+	}
+	return a.rename()
+}

@@ -84,7 +84,10 @@ func (s *summary) print(w io.Writer) {
 // ingestPaths reads every file under paths (folders recursively, hidden
 // files skipped, in name order) into the graph. A document that fails is
 // reported and skipped; the others are ingested.
-func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, workers int, bar io.Writer, log zerolog.Logger) (*summary, error) {
+//
+// afterRecords, when set, is called once every record is written, before
+// the settle.
+func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, workers int, bar io.Writer, log zerolog.Logger, afterRecords func()) (*summary, error) {
 	var files []string
 	for _, p := range paths {
 		info, err := os.Stat(p)
@@ -168,6 +171,9 @@ func ingestPaths(ctx context.Context, svc *graph.Service, paths []string, worker
 	}
 	err := pipe.Wait()
 	progress.Stop()
+	if afterRecords != nil {
+		afterRecords()
+	}
 	if err == nil && ctx.Err() == nil {
 		// A term becomes a concept at its second paper: the papers read
 		// before are linked now (tens of seconds after a large file).
@@ -246,6 +252,7 @@ the commits of the last ~30 s that the system had not yet written back
 	memprofile := fs.String("memprofile", "", "write a heap profile to this file when the last document is written (before the store closes)")
 	memLimit := fs.Int("mem-limit-mb", 1100, "soft limit of the Go heap in MiB (GC works harder near it; 0: none; GOMEMLIMIT wins)")
 	syncWrites := fs.Bool("sync", false, "wait until every committed batch is on disk (fsync): a power cut loses nothing committed; slower (see the README)")
+	censusFile := fs.String("write-census", "", "write to this file, as tab-separated rows, the keys the run wrote to the store by kind (records, then the settle): what a record costs in writes")
 	dryRun := fs.Bool("dry-run", false, "report exactly what would change and write nothing (the changes are held in memory)")
 	log, err := parseFlags(fs, args, &c, std.err)
 	if err != nil {
@@ -260,7 +267,7 @@ the commits of the last ~30 s that the system had not yet written back
 	if fs.NArg() == 0 {
 		return usageExit(fs)
 	}
-	db, err := openStoreWith(storeOptions(c.data, false, true, log).WithSync(*syncWrites))
+	db, err := openStoreWith(storeOptions(c.data, false, true, log).WithSync(*syncWrites).WithCensus(*censusFile != ""))
 	if err != nil {
 		return err
 	}
@@ -278,7 +285,19 @@ the commits of the last ~30 s that the system had not yet written back
 		}
 		fmt.Fprintln(std.out, "dry run: nothing is written")
 	}
-	sum, err := ingestPaths(ctx, svc, fs.Args(), *workers, std.err, log)
+	var records []store.CensusRow
+	sum, err := ingestPaths(ctx, svc, fs.Args(), *workers, std.err, log, func() {
+		if *censusFile != "" {
+			db.Sync() // the last batch's commit is counted when it starts; wait for it to land
+			records = db.Census()
+		}
+	})
+	if *censusFile != "" {
+		db.Sync()
+		if cerr := writeCensus(*censusFile, records, db.Census()); cerr != nil {
+			log.Error().Err(cerr).Str("file", *censusFile).Msg("write census not written")
+		}
+	}
 	if *memprofile != "" {
 		if perr := writeHeapProfile(*memprofile); perr != nil {
 			log.Error().Err(perr).Str("file", *memprofile).Msg("heap profile not written")
@@ -312,4 +331,23 @@ the commits of the last ~30 s that the system had not yet written back
 		return exitError{1}
 	}
 	return nil
+}
+
+// writeCensus writes the writes of the records and of the settle (the
+// whole run's less the records'), one row per phase and kind of key.
+func writeCensus(path string, records, all []store.CensusRow) error {
+	var b strings.Builder
+	b.WriteString("phase\tkind\twrites\tdeletes\tbytes\n")
+	before := map[string]store.CensusRow{}
+	for _, r := range records {
+		before[r.Kind] = r
+		fmt.Fprintf(&b, "records\t%s\t%d\t%d\t%d\n", r.Kind, r.Writes, r.Deletes, r.Bytes)
+	}
+	for _, r := range all {
+		p := before[r.Kind]
+		if w, d, n := r.Writes-p.Writes, r.Deletes-p.Deletes, r.Bytes-p.Bytes; w != 0 || d != 0 {
+			fmt.Fprintf(&b, "settle\t%s\t%d\t%d\t%d\n", r.Kind, w, d, n)
+		}
+	}
+	return writeFileAtomic(path, []byte(b.String()))
 }

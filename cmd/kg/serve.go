@@ -224,7 +224,7 @@ func seedIfEmpty(ctx context.Context, svc *graph.Service, dir string, log zerolo
 		log.Warn().Str("seeds", dir).Msg("store is empty and the seed folder does not exist; serving an empty graph (run from the repository root, or set --seeds)")
 		return nil
 	}
-	sum, err := ingestPaths(ctx, svc, []string{dir}, 0, nil, log)
+	sum, err := ingestPaths(ctx, svc, []string{dir}, 0, nil, log, nil)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,8 @@
 //   - reader.go: snapshots (graph.Reader) and value codecs.
 //   - hot.go, filter.go: the cache of hot committed values and the
 //     absent-key filter of bulk writers.
+//   - census.go: the count of committed writes by kind of key
+//     (Options.Census, kg ingest --write-census).
 //   - backup.go: checksum, backup stream, restore.
 //   - space.go: the free-space check before every write (DISK_FULL).
 //   - verify.go: reading every table and log to find damaged files.

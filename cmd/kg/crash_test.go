@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -75,28 +73,7 @@ const arxivFile = "../../../shared/data/arxiv/arxiv-cs-2025-03_2026-02.jsonl.gz"
 // without ../shared).
 func crashInput(t *testing.T, n int) string {
 	t.Helper()
-	f, err := os.Open(arxivFile)
-	if err != nil {
-		t.Skipf("needs %s (../shared beside the clone): %v", arxivFile, err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "arxiv.jsonl")
-	w, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for i := 0; i < n && sc.Scan(); i++ {
-		w.Write(sc.Bytes())
-		w.Write([]byte{'\n'})
-	}
-	return out
+	return arxivSlice(t, 0, n)
 }
 
 // runBin runs kg as a process of its own (kgCommand) and returns its exit

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/researchkg/kg/graph/paperindex"
+	"github.com/researchkg/kg/graph/people"
 )
 
 // SetCoRecountMin sets how many papers to count make a settle recount
@@ -111,4 +112,17 @@ func SetClearWrites(n int) (restore func()) {
 	old := clearWrites
 	clearWrites = n
 	return func() { clearWrites = old }
+}
+
+// ClusterWords are the words clustering compares a paper by, read as a
+// settle reads them (fillEvidence).
+func ClusterWords(r Reader, paper NodeID) ([]string, error) {
+	n, err := r.Node(paper)
+	if err != nil {
+		return nil, err
+	}
+	c := &peopleCache{fold: map[NodeID]string{}, codes: map[NodeID]string{}, words: map[NodeID][]string{}}
+	var e people.Evidence
+	err = c.fillEvidence(r, &e, &personUse{paper: n})
+	return e.Words, err
 }

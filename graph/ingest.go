@@ -254,6 +254,7 @@ type prepared struct {
 	titleKey string
 	shortKey string // key of the short name before ":", or ""
 	abstract string
+	words    []string     // people.EvidenceWords of title and abstract (made by the pipeline's workers, not the writer)
 	authors  []string     // readable names
 	info     []AuthorInfo // parallel to authors (nil: none)
 	subjects []string     // canonical codes
@@ -324,6 +325,7 @@ func prepare(rec Record) (prepared, []string, error) {
 		}
 	}
 	p.abstract = ident.LatexToText(rec.Abstract)
+	p.words = people.EvidenceWords(p.title, []string{p.abstract})
 	seen := map[string]bool{}
 	for i, a := range rec.Authors {
 		name := ident.LatexToText(a)

@@ -383,6 +383,7 @@ const (
 	ValCorrections  Index = 25 // values: NameKey of a name → its manual corrections, JSON
 	ValAuthorInfo   Index = 26 // values: paper id (hex) + " " + NameKey of an author's name → AuthorInfo JSON (ORCID, affiliation, e-mail)
 	ValScanPrint    Index = 27 // values: paper id (hex) → the print of its text (ScanPrinter), made by the first settle that scans it, dropped when its text changes
+	ValWords        Index = 28 // values: paper id (hex) → the content words of its title and abstracts (people.EvidenceWords), space-separated, written with its text
 )
 
 // Round3 rounds a weight or score to 3 decimals (half away from zero), as

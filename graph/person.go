@@ -440,8 +440,12 @@ func (c *peopleCache) evidence(r Reader, u *personUse, block string) (people.Evi
 func (c *peopleCache) fillEvidence(r Reader, e *people.Evidence, u *personUse) error {
 	if ws, ok := c.words[u.paper.ID]; ok {
 		e.Words = ws
+	} else if ws, ok, err := storedWords(r, u.paper.ID); err != nil {
+		return err
+	} else if ok {
+		e.Words = ws
 	} else {
-		abs, err := r.Abstracts(u.paper.ID)
+		abs, err := r.Abstracts(u.paper.ID) // a store written before ValWords
 		if err != nil {
 			return err
 		}

@@ -2,12 +2,15 @@ package graph_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/researchkg/kg/graph"
+	"github.com/researchkg/kg/graph/people"
 	"github.com/researchkg/kg/graph/source"
 )
 
@@ -406,4 +409,93 @@ func FuzzDecodeProfile(f *testing.F) {
 			t.Fatalf("%d co-authors decoded from %d bytes", n, len(b))
 		}
 	})
+}
+
+// A paper's content words, which clustering compares a name's papers by,
+// are stored with its text (ValWords) and kept with it when a record adds
+// an abstract; a store written before them (no ValWords) reads the texts
+// instead and gives the same people.
+func TestPaperWordsStoredWithText(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpen(t)
+	svc := graph.NewService(db, nil)
+	recs := peopleRecords(t)
+	ingestEach(t, svc, recs)
+	more := recs[0]
+	more.Abstract = "Spectral sparsification of hypergraphs, revisited."
+	ingestEach(t, svc, []graph.Record{more})
+	want := mustDigest(t, svc)
+
+	r, err := db.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var papers []graph.NodeID
+	if err := r.NodeIDs(graph.KindPaper, 0, func(id graph.NodeID) bool { papers = append(papers, id); return true }); err != nil {
+		t.Fatal(err)
+	}
+	merged := 0
+	for _, id := range papers {
+		n, err := r.Node(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		abs, err := r.Abstracts(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(abs) > 1 {
+			merged++
+		}
+		v, err := r.Value(graph.ValWords, fmt.Sprintf("%016x", uint64(id)))
+		if err != nil {
+			t.Fatalf("paper %q: %v", n.Label, err)
+		}
+		words := people.EvidenceWords(n.Label, abs)
+		if got, want := string(v), strings.Join(words, " "); got != want {
+			t.Errorf("paper %q (%d abstracts): stored words %q, its text has %q", n.Label, len(abs), got, want)
+		}
+		if got, err := graph.ClusterWords(r, id); err != nil || !slices.Equal(got, words) {
+			t.Errorf("paper %q: clustering reads words %q (%v), its text has %q", n.Label, got, err, words)
+		}
+	}
+	r.Close()
+	if len(papers) != len(recs) || merged != 1 {
+		t.Fatalf("%d papers (%d with two abstracts) from %d records and one more abstract; want %d and 1", len(papers), merged, len(recs), len(recs))
+	}
+
+	if err := db.Update(ctx, func(tx graph.Tx) error {
+		for _, id := range papers {
+			if err := tx.DeleteValue(graph.ValWords, fmt.Sprintf("%016x", uint64(id))); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r, err = db.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range papers[:5] {
+		n, err := r.Node(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		abs, err := r.Abstracts(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := graph.ClusterWords(r, id); err != nil || !slices.Equal(got, people.EvidenceWords(n.Label, abs)) {
+			t.Errorf("paper %q, no stored words: clustering reads %q (%v)", n.Label, got, err)
+		}
+	}
+	r.Close()
+	if err := svc.Recluster(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustDigest(t, svc); got != want {
+		t.Errorf("clustered from the texts: graph %+v %s; from the stored words %+v %s", got.Stats, got.Hash[:12], want.Stats, want.Hash[:12])
+	}
 }

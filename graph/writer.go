@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/researchkg/kg/graph/ident"
+	"github.com/researchkg/kg/graph/people"
 )
 
 // writer applies prepared records inside one transaction.
@@ -127,6 +128,11 @@ func (w *writer) record(p *prepared) error {
 			changed = true
 		}
 	}
+	if textChanged {
+		if err := w.paperWords(&paper, p, abs); err != nil {
+			return err
+		}
+	}
 	sortKey := PaperSortKey(&paper)
 
 	ids, err := w.resolveAuthors(paper.ID, p.authors)
@@ -232,6 +238,33 @@ func (w *writer) record(p *prepared) error {
 		w.res.PapersSame++
 	}
 	return nil
+}
+
+// paperWords stores the content words of a paper's text (ValWords), which
+// clustering compares a name's papers by: a paper's words were read and
+// tokenised again for each of its names at every settle (a third of the
+// people settle's time on the arXiv file). The pipeline's workers made them
+// for the record's own text; a paper that merges another abstract has them
+// made here.
+func (w *writer) paperWords(n *Node, p *prepared, abs []string) error {
+	words := p.words
+	if n.Label != p.title || len(abs) > 1 || len(abs) == 1 && abs[0] != p.abstract || words == nil {
+		words = people.EvidenceWords(n.Label, abs)
+	}
+	return w.tx.PutValue(ValWords, authorTerm(n.ID), []byte(strings.Join(words, " ")))
+}
+
+// storedWords reads a paper's content words (nil, false: not stored, a
+// store written before they were).
+func storedWords(r Reader, paper NodeID) ([]string, bool, error) {
+	v, err := r.Value(ValWords, authorTerm(paper))
+	if ErrorCode(err) == NotFound {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return strings.Fields(string(v)), true, nil
 }
 
 // paperNode finds the paper a record describes, or creates it.

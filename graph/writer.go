@@ -31,6 +31,7 @@ type writer struct {
 	co         map[coPair]int64 // co-occurrence changes of the transaction (countCoOccurrence)
 	fresh      map[NodeID]bool  // authors created in this transaction
 	marked     map[string]bool  // names marked for clustering in this transaction
+	profMarked map[NodeID]bool  // a settle's persons whose profile mark it has written (markProfile)
 	blocks     map[NodeID]string
 }
 

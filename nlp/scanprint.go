@@ -196,21 +196,34 @@ func (e *Extractor) ScanPrintCurrent(print []byte) bool {
 // would find none of them in the text the print was made of. A print that
 // is damaged or of another version passes (the text must be read).
 func (e *Extractor) ScanFilter(names, acronyms []string) func(print []byte) bool {
-	type keyTest struct {
-		key    string
-		fronts []uint64 // the key's first 1, 2 and 3 bytes
+	// Keys are grouped by their front (first three bytes): a print rules
+	// out a group's keys together when it holds none of the front's first
+	// 1, 2 and 3 bytes, so each front is looked up once a print however
+	// many keys share it (the 659 names a settle looks for after 1,000
+	// new records share ~300 fronts).
+	type frontGroup struct {
+		fronts []uint64 // the front's first 1, 2 and 3 bytes
+		keys   []string
 	}
-	var keys []keyTest
+	var groups []frontGroup
+	byFront := map[string]int{}
 	for _, name := range names {
 		k := ident.ConceptKey(name)
 		if k == "" {
 			continue
 		}
-		t := keyTest{key: k}
-		for l := 1; l <= min(3, len(k)); l++ {
-			t.fronts = append(t.fronts, printHash(printFront, k[:l]))
+		f := front(k)
+		g, ok := byFront[f]
+		if !ok {
+			g = len(groups)
+			byFront[f] = g
+			var fronts []uint64
+			for l := 1; l <= len(f); l++ {
+				fronts = append(fronts, printHash(printFront, f[:l]))
+			}
+			groups = append(groups, frontGroup{fronts: fronts})
 		}
-		keys = append(keys, t)
+		groups[g].keys = append(groups[g].keys, k)
 	}
 	acr := make([]uint64, len(acronyms))
 	for i, a := range acronyms {
@@ -226,17 +239,16 @@ func (e *Extractor) ScanFilter(names, acronyms []string) func(print []byte) bool
 				return true
 			}
 		}
-	next:
-		for _, t := range keys {
+		for _, g := range groups {
 			// a span starts with a word's key (or singular), so the key's
 			// front of that word's length (up to 3) is in the print: one
 			// to three lookups rule out most keys before the cut search
-			for _, f := range t.fronts {
-				if printHas(words, k, f) {
-					if spelled(words, k, t.key) {
-						return true
-					}
-					continue next
+			if !slices.ContainsFunc(g.fronts, func(f uint64) bool { return printHas(words, k, f) }) {
+				continue
+			}
+			for _, key := range g.keys {
+				if spelled(words, k, key) {
+					return true
 				}
 			}
 		}

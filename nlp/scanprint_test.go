@@ -3,6 +3,7 @@ package nlp_test
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -222,4 +223,66 @@ func BenchmarkScanPrint(b *testing.B) {
 			filter(prints[i%len(prints)])
 		}
 	})
+}
+
+// A filter of many names passes a print exactly when a filter of one of
+// them does: the names sharing a front are tested together, none of them
+// skipped. The names are the sample's candidates, said by their texts,
+// and the same with a word more, mostly unsaid; many share fronts. The
+// texts: the arXiv sample and the people fixture of package graph.
+func TestScanFilterOfManyIsAnyOfOne(t *testing.T) {
+	type doc struct{ Title, Abstract string }
+	var docs []doc
+	for _, f := range []string{"../testdata/arxiv/sample.jsonl", "../graph/testdata/arxiv-people.jsonl"} {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+			var d doc
+			if json.Unmarshal([]byte(line), &d) == nil && d.Abstract != "" {
+				docs = append(docs, d)
+			}
+		}
+	}
+	var names []string
+	for i, d := range docs {
+		for _, tm := range ex.Candidates(d.Title, d.Abstract).Rank(nil, 8) {
+			if i%2 == 0 {
+				names = append(names, tm.Name)
+			} else {
+				names = append(names, tm.Name+" benchmark")
+			}
+		}
+	}
+	fronts := map[string]int{}
+	single := make([]func([]byte) bool, len(names))
+	for i, n := range names {
+		fronts[ident.ConceptKey(n)[:min(3, len(ident.ConceptKey(n)))]]++
+		single[i] = ex.ScanFilter([]string{n}, nil)
+	}
+	if len(fronts) >= len(names) {
+		t.Fatalf("%d names with %d fronts: none shared", len(names), len(fronts))
+	}
+	// all the names, then each half, so that a print passes some filters
+	// and fails others
+	half := len(names) / 2
+	for _, span := range [][2]int{{0, len(names)}, {0, half}, {half, len(names)}} {
+		many := ex.ScanFilter(names[span[0]:span[1]], nil)
+		passed := 0
+		for _, d := range docs {
+			p := ex.ScanMentionsPrint(d.Title, d.Abstract, nil, nil, nil)
+			want := slices.ContainsFunc(single[span[0]:span[1]], func(f func([]byte) bool) bool { return f(p) })
+			if got := many(p); got != want {
+				t.Errorf("%q: a filter of names %d-%d says %v, its names one by one %v", d.Title, span[0], span[1], got, want)
+			}
+			if want {
+				passed++
+			}
+		}
+		if span[1]-span[0] < len(names) && (passed == 0 || passed == len(docs)) {
+			t.Errorf("a filter of names %d-%d passes %d of %d texts: the test tells nothing", span[0], span[1], passed, len(docs))
+		}
+		t.Logf("names %d-%d of %d (%d fronts): %d of %d texts pass", span[0], span[1], len(names), len(fronts), passed, len(docs))
+	}
 }

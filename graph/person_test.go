@@ -47,6 +47,39 @@ func ingestEach(tb testing.TB, svc *graph.Service, recs []graph.Record) {
 	}
 }
 
+// ingestPipeline ingests records through a pipeline (batches of
+// documents), settled once at the end.
+func ingestPipeline(tb testing.TB, svc *graph.Service, recs []graph.Record) {
+	tb.Helper()
+	p := svc.NewPipeline(context.Background(), 2, func(_ graph.Document, _ graph.IngestResult, err error) {
+		if err != nil {
+			tb.Error(err)
+		}
+	})
+	for _, r := range recs {
+		if err := p.Add(graph.Document{Source: "arxiv-people.jsonl", Records: []graph.Record{r}}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := p.Close(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// paperText reads a paper's node and abstracts.
+func paperText(tb testing.TB, r graph.Reader, id graph.NodeID) (graph.Node, []string) {
+	tb.Helper()
+	n, err := r.Node(id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	abs, err := r.Abstracts(id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return n, abs
+}
+
 func mustDigest(tb testing.TB, svc *graph.Service) graph.Digest {
 	tb.Helper()
 	d, err := svc.Digest(context.Background())
@@ -94,19 +127,7 @@ func TestPeopleOrderIndependent(t *testing.T) {
 	for _, name := range []string{"file", "reversed", "shuffled", "pipeline"} {
 		svc := graph.NewService(MustOpen(t), nil)
 		if name == "pipeline" { // batches of documents, settled once at the end
-			p := svc.NewPipeline(context.Background(), 2, func(_ graph.Document, _ graph.IngestResult, err error) {
-				if err != nil {
-					t.Error(err)
-				}
-			})
-			for _, r := range recs {
-				if err := p.Add(graph.Document{Source: "arxiv-people.jsonl", Records: []graph.Record{r}}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := p.Close(); err != nil {
-				t.Fatal(err)
-			}
+			ingestPipeline(t, svc, recs)
 		} else {
 			ingestEach(t, svc, orders[name])
 		}
@@ -436,14 +457,7 @@ func TestPaperWordsStoredWithText(t *testing.T) {
 	}
 	merged := 0
 	for _, id := range papers {
-		n, err := r.Node(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		abs, err := r.Abstracts(id)
-		if err != nil {
-			t.Fatal(err)
-		}
+		n, abs := paperText(t, r, id)
 		if len(abs) > 1 {
 			merged++
 		}
@@ -479,14 +493,7 @@ func TestPaperWordsStoredWithText(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range papers[:5] {
-		n, err := r.Node(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		abs, err := r.Abstracts(id)
-		if err != nil {
-			t.Fatal(err)
-		}
+		n, abs := paperText(t, r, id)
 		if got, err := graph.ClusterWords(r, id); err != nil || !slices.Equal(got, people.EvidenceWords(n.Label, abs)) {
 			t.Errorf("paper %q, no stored words: clustering reads %q (%v)", n.Label, got, err)
 		}

@@ -18,23 +18,8 @@ import (
 // default transactions.
 func TestProfileMarksAcrossSettleTransactions(t *testing.T) {
 	recs := peopleRecords(t)
-	pipeline := func(svc *graph.Service, recs []graph.Record) {
-		p := svc.NewPipeline(context.Background(), 2, func(_ graph.Document, _ graph.IngestResult, err error) {
-			if err != nil {
-				t.Error(err)
-			}
-		})
-		for _, r := range recs {
-			if err := p.Add(graph.Document{Source: "arxiv-people.jsonl", Records: []graph.Record{r}}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := p.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
 	whole := graph.NewService(MustOpen(t), nil)
-	pipeline(whole, recs)
+	ingestPipeline(t, whole, recs)
 	want := mustDigest(t, whole)
 
 	restore := graph.SetSettleWrites(16)
@@ -42,8 +27,8 @@ func TestProfileMarksAcrossSettleTransactions(t *testing.T) {
 	db := MustOpen(t)
 	svc := graph.NewService(db, nil)
 	half := len(recs) / 2
-	pipeline(svc, recs[:half])
-	pipeline(svc, recs[half:])
+	ingestPipeline(t, svc, recs[:half])
+	ingestPipeline(t, svc, recs[half:])
 	if got := mustDigest(t, svc); got != want {
 		t.Errorf("in two halves with small settle transactions: graph %+v %s, in one go %+v %s", got.Stats, got.Hash[:12], want.Stats, want.Hash[:12])
 	}

@@ -249,7 +249,7 @@ func (w *writer) record(p *prepared) error {
 // made here.
 func (w *writer) paperWords(n *Node, p *prepared, abs []string) error {
 	words := p.words
-	if n.Label != p.title || len(abs) > 1 || len(abs) == 1 && abs[0] != p.abstract || words == nil {
+	if n.Label != p.title || !slices.Equal(abs, []string{p.abstract}) { // another title or abstract
 		words = people.EvidenceWords(n.Label, abs)
 	}
 	return w.tx.PutValue(ValWords, authorTerm(n.ID), []byte(strings.Join(words, " ")))

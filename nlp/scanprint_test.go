@@ -177,18 +177,9 @@ func FuzzScanPrint(f *testing.F) {
 //
 //	go test -run '^$' -bench ScanPrint -benchmem ./nlp
 func BenchmarkScanPrint(b *testing.B) {
-	raw, err := os.ReadFile("../testdata/arxiv/sample.jsonl")
-	if err != nil {
-		b.Fatal(err)
-	}
-	type doc struct{ Title, Abstract string }
-	var docs []doc
-	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		var d doc
-		if json.Unmarshal([]byte(line), &d) == nil && len(d.Abstract) > 200 {
-			docs = append(docs, d) // the sample holds broken records too
-		}
-	}
+	docs := slices.DeleteFunc(fixtureAbstracts(b, "../testdata/arxiv/sample.jsonl"), func(d abstract) bool {
+		return len(d.Abstract) <= 200 // the sample holds broken records too
+	})
 	var names []string
 	for _, d := range docs {
 		for _, tm := range ex.Candidates(d.Title, d.Abstract).Rank(nil, 30) {
@@ -231,20 +222,7 @@ func BenchmarkScanPrint(b *testing.B) {
 // and the same with a word more, mostly unsaid; many share fronts. The
 // texts: the arXiv sample and the people fixture of package graph.
 func TestScanFilterOfManyIsAnyOfOne(t *testing.T) {
-	type doc struct{ Title, Abstract string }
-	var docs []doc
-	for _, f := range []string{"../testdata/arxiv/sample.jsonl", "../graph/testdata/arxiv-people.jsonl"} {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-			var d doc
-			if json.Unmarshal([]byte(line), &d) == nil && d.Abstract != "" {
-				docs = append(docs, d)
-			}
-		}
-	}
+	docs := fixtureAbstracts(t, "../testdata/arxiv/sample.jsonl", "../graph/testdata/arxiv-people.jsonl")
 	var names []string
 	for i, d := range docs {
 		for _, tm := range ex.Candidates(d.Title, d.Abstract).Rank(nil, 8) {
@@ -255,10 +233,11 @@ func TestScanFilterOfManyIsAnyOfOne(t *testing.T) {
 			}
 		}
 	}
-	fronts := map[string]int{}
+	fronts := map[string]bool{}
 	single := make([]func([]byte) bool, len(names))
 	for i, n := range names {
-		fronts[ident.ConceptKey(n)[:min(3, len(ident.ConceptKey(n)))]]++
+		k := ident.ConceptKey(n)
+		fronts[k[:min(3, len(k))]] = true
 		single[i] = ex.ScanFilter([]string{n}, nil)
 	}
 	if len(fronts) >= len(names) {
@@ -285,4 +264,27 @@ func TestScanFilterOfManyIsAnyOfOne(t *testing.T) {
 		}
 		t.Logf("names %d-%d of %d (%d fronts): %d of %d texts pass", span[0], span[1], len(names), len(fronts), passed, len(docs))
 	}
+}
+
+// abstract is a title and an abstract of a JSON line.
+type abstract struct{ Title, Abstract string }
+
+// fixtureAbstracts reads the records with an abstract from JSON-lines
+// files of the repository.
+func fixtureAbstracts(tb testing.TB, files ...string) []abstract {
+	tb.Helper()
+	var docs []abstract
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+			var d abstract
+			if json.Unmarshal([]byte(line), &d) == nil && d.Abstract != "" {
+				docs = append(docs, d)
+			}
+		}
+	}
+	return docs
 }

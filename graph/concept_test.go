@@ -68,14 +68,7 @@ func paperTexts(t testing.TB, db interface {
 	defer r.Close()
 	out := map[graph.NodeID]string{}
 	err = r.NodeIDs(graph.KindPaper, 0, func(id graph.NodeID) bool {
-		n, err := r.Node(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		abs, err := r.Abstracts(id)
-		if err != nil {
-			t.Fatal(err)
-		}
+		n, abs := paperText(t, r, id)
 		// a title ends a sentence: "… Using Large Language Model" and
 		// "Knowledge about …" make no "large language model knowledge"
 		out[id] = ident.LatexToText(n.Label + ".\n" + strings.Join(abs, "\n"))

@@ -327,6 +327,15 @@ func (w *writer) dropConcept(c NodeID) error {
 			return err
 		}
 	}
+	// its degree may still count pending links (pending.go), which go
+	// with it
+	if n, err := tx.Counter(degreeCounter(c, Mentions)); err != nil {
+		return err
+	} else if n != 0 {
+		if _, err := tx.AddCounter(degreeCounter(c, Mentions), -n); err != nil {
+			return err
+		}
+	}
 	if err := tx.DeleteNode(c); err != nil {
 		return err
 	}

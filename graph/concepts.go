@@ -121,9 +121,18 @@ func (w *writer) link(p *Node, r Ranking, sortKey []byte) (map[NodeID]float64, e
 	if err != nil {
 		return nil, err
 	}
+	pend, err := pendingMentions(w.tx, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	// links to concepts the settle has yet to judge wait for it
+	now, later := w.splitLinks(cur, old)
+	if err := w.movePending(p.ID, pend, later, now); err != nil {
+		return nil, err
+	}
 	// its co-occurrence pairs are counted once its mentions have settled:
 	// counted now, the papers that gain concepts later would count twice
-	return cur, w.moveMentions(p.ID, old, cur, sortKey, true)
+	return cur, w.moveMentions(p.ID, old, now, sortKey, true, pend)
 }
 
 // mentions reads a paper's current mentions.
@@ -233,6 +242,7 @@ func (w *writer) markBackfill(c NodeID, name string) error {
 	if err := w.tx.PutTerm(IdxBackfill, authorTerm(c), c); err != nil {
 		return err
 	}
+	w.vocab.unsettle(c)
 	// The scan also tells whether a single word is mostly a noun
 	// (rejectModifiers); an acronym's recorded uses are keyed as the word
 	// it spells ("FACE" and "face"; settleKeys).
@@ -248,11 +258,22 @@ const (
 	frontScanMax = 1000
 )
 
-// addMentions links a paper to more concepts (with their weights).
+// addMentions links a paper to more concepts (with their weights): its
+// pending links to the concepts that still exist, with the weights it
+// was read with, and the concepts of add it has no link to.
 func (w *writer) addMentions(p NodeID, add map[NodeID]float64) error {
 	old, err := w.mentions(p)
 	if err != nil {
 		return err
+	}
+	pend, err := pendingMentions(w.tx, p)
+	if err != nil {
+		return err
+	}
+	if len(pend) > 0 {
+		if err := w.tx.DeleteValue(ValPendingMentions, authorTerm(p)); err != nil {
+			return err
+		}
 	}
 	n, err := w.tx.Node(p)
 	if err != nil {
@@ -261,11 +282,14 @@ func (w *writer) addMentions(p NodeID, add map[NodeID]float64) error {
 		}
 		return err
 	}
-	cur := make(map[NodeID]float64, len(old)+len(add))
-	for k, v := range old {
-		cur[k] = v
-	}
+	cur := maps.Clone(old)
 	changed := false
+	for c, wt := range existing(w.tx, pend) {
+		if _, ok := cur[c]; !ok {
+			cur[c] = wt
+			changed = true
+		}
+	}
 	for c, wt := range add {
 		if _, ok := cur[c]; !ok {
 			cur[c] = Round3(wt)
@@ -275,14 +299,16 @@ func (w *writer) addMentions(p NodeID, add map[NodeID]float64) error {
 	if !changed {
 		return nil
 	}
-	return w.moveMentions(p, old, cur, PaperSortKey(&n), true)
+	return w.moveMentions(p, old, cur, PaperSortKey(&n), true, pend)
 }
 
 // moveMentions changes a paper's mentions from old to cur. A concept left
 // without papers is removed. The caller counts the paper's co-occurrence
 // pairs, or has them counted later, once its mentions have settled (mark:
-// settleCoOccurrence).
-func (w *writer) moveMentions(p NodeID, old, cur map[NodeID]float64, sortKey []byte, mark bool) error {
+// settleCoOccurrence). A new edge to a concept of counted, the paper's
+// pending links, is already in the concept's degree and the document's
+// result (movePending).
+func (w *writer) moveMentions(p NodeID, old, cur map[NodeID]float64, sortKey []byte, mark bool, counted map[NodeID]float64) error {
 	tx := w.tx
 	changed := false
 	for _, c := range slices.Sorted(maps.Keys(cur)) {
@@ -296,10 +322,15 @@ func (w *writer) moveMentions(p NodeID, old, cur map[NodeID]float64, sortKey []b
 			continue
 		}
 		changed = true
-		if _, err := w.edge(p, Mentions, c, cur[c]); err != nil {
+		if _, had := counted[c]; had {
+			if created, err := tx.PutEdge(p, Mentions, c, cur[c]); err != nil {
+				return err
+			} else if created {
+				w.count(cntEdges, 1)
+			}
+		} else if _, err := w.edge(p, Mentions, c, cur[c]); err != nil {
 			return err
-		}
-		if deg, err := tx.AddCounter(degreeCounter(c, Mentions), 1); err != nil {
+		} else if deg, err := tx.AddCounter(degreeCounter(c, Mentions), 1); err != nil {
 			return err
 		} else if err := w.checkModifier(c, deg); err != nil {
 			return err

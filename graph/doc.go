@@ -30,7 +30,7 @@
 // pipeline.go (the Service, ingest and its batches), writer.go (one write
 // transaction's work), authors.go, person.go, profile.go and
 // corrections.go (people in the store), concepts.go, conceptnodes.go,
-// votes.go, reject.go, terms.go, conceptgraph.go, settle.go and
+// votes.go, reject.go, terms.go, pending.go, conceptgraph.go, settle.go and
 // recompute.go (the concept layer in the store), query.go and traverse.go
 // (the View's lookups and neighbourhoods), index.go, questions.go and
 // related.go (the read side's wiring), exportgraph.go (exports).
@@ -80,16 +80,19 @@
 // search by; what a dashboard ranks must read like ideas. Votes alone made
 // nodes of words ("space" in 4,991 papers, "stage", "failure", "training
 // data") that every paper says and few are about. Package termhood
-// judges every concept (terms.go, judgeTerms, at the end of every settle
-// and of a recompute): keyness (the share of the papers that use it on
+// judges every concept (terms.go, judgeTerms, in every settle before it
+// links, and at the end of a recompute): keyness (the share of the papers that use it on
 // their own, C-value's independent uses, that vote for it), weirdness
 // against spoken English for one word (passages as long as the corpus's
 // texts: the store counts their words, so titles alone are judged as
 // titles), and the fronts of longer terms; a name that opens with an
 // evaluative word ("state-of-the-art model") or names a term and a genre
-// word ("natural language processing task") is none either. A concept judged no term is unlinked and dropped as a
-// modifier is (rejectPending), and no vote makes it again until
-// RecomputeConcepts judges the whole corpus afresh; before a concept is
+// word ("natural language processing task") is none either. A concept
+// judged no term is dropped as a modifier is (rejectPending), and no vote
+// makes it again until RecomputeConcepts judges the whole corpus afresh.
+// The papers an ingest reads link to the concepts it made only once the
+// settle has judged them (pending.go): most are rejected, and links made
+// and unmade were a third of an ingest's writes; before a concept is
 // made, termhood.Screen refuses what no later evidence could save. Words
 // stay findable: search finds papers by the words of their titles.
 //

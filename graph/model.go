@@ -356,34 +356,35 @@ type Index uint8
 
 // Lookup namespaces (exact keys → one node) and search namespaces.
 const (
-	IdxPaperTitle   Index = 1  // ident.TitleKey(title) → paper
-	IdxPaperShort   Index = 2  // ident.TitleKey(short name before ":") → paper
-	IdxAuthorName   Index = 3  // ident.NameKey(name) → author
-	IdxAuthorFold   Index = 4  // ident.FoldKey(name) → author
-	IdxSubject      Index = 5  // code → subject
-	IdxConcept      Index = 6  // ident.ConceptKey(name or alias, not acronyms) → concept
-	IdxRepository   Index = 7  // lower-case "github.com/owner/repo" → repository
-	IdxOrganization Index = 8  // lower-case owner → organization
-	IdxSearch       Index = 9  // search tokens: term → node (any kind)
-	IdxConceptTail  Index = 10 // word keys of a concept name reversed ("model reward process") → concept, for broader/narrower
-	IdxPaperArXiv   Index = 11 // arXiv id without version → paper
-	IdxPaperDOI     Index = 12 // lower-case DOI → paper
-	IdxBigPaperOf   Index = 13 // author id (hex) → papers of more than BigPaperAuthors authors
-	IdxAcronym      Index = 14 // acronym as written, singular ("LLM") → concept
-	IdxTermUse      Index = 15 // candidate key + " " + weight ("agentskill 0.42") → paper using it, while no concept has the key
-	IdxAcronymDef   Index = 16 // acronym + " " + a long form defined for it ("RL reinforcement learning") → 0
-	IdxBackfill     Index = 17 // concept id (hex) → concept, whose earlier users SettleConcepts has yet to link
-	IdxRescan       Index = 18 // concept id (hex) → concept, whose earlier users SettleConcepts finds by scanning the texts
-	IdxCoDirty      Index = 19 // paper id (hex) → paper whose mentions changed since its co-occurrence pairs were counted
-	IdxAcronymOf    Index = 20 // long form key + " " + an acronym defined for it ("reinforcementlearning RL") → 0
-	IdxPeople       Index = 21 // NameKey of a name → each person (author node) carrying it
-	IdxBlockDirty   Index = 22 // NameKey of a name → 0: names whose papers changed since their people were clustered
-	IdxProfileDirty Index = 23 // author id (hex) → author whose profile (co-author list) is to be rebuilt
-	ValProfile      Index = 24 // values: author id (hex) → its profile (profile.go)
-	ValCorrections  Index = 25 // values: NameKey of a name → its manual corrections, JSON
-	ValAuthorInfo   Index = 26 // values: paper id (hex) + " " + NameKey of an author's name → AuthorInfo JSON (ORCID, affiliation, e-mail)
-	ValScanPrint    Index = 27 // values: paper id (hex) → the print of its text (ScanPrinter), made by the first settle that scans it, dropped when its text changes
-	ValWords        Index = 28 // values: paper id (hex) → the content words of its title and abstracts (people.EvidenceWords), space-separated, written with its text
+	IdxPaperTitle      Index = 1  // ident.TitleKey(title) → paper
+	IdxPaperShort      Index = 2  // ident.TitleKey(short name before ":") → paper
+	IdxAuthorName      Index = 3  // ident.NameKey(name) → author
+	IdxAuthorFold      Index = 4  // ident.FoldKey(name) → author
+	IdxSubject         Index = 5  // code → subject
+	IdxConcept         Index = 6  // ident.ConceptKey(name or alias, not acronyms) → concept
+	IdxRepository      Index = 7  // lower-case "github.com/owner/repo" → repository
+	IdxOrganization    Index = 8  // lower-case owner → organization
+	IdxSearch          Index = 9  // search tokens: term → node (any kind)
+	IdxConceptTail     Index = 10 // word keys of a concept name reversed ("model reward process") → concept, for broader/narrower
+	IdxPaperArXiv      Index = 11 // arXiv id without version → paper
+	IdxPaperDOI        Index = 12 // lower-case DOI → paper
+	IdxBigPaperOf      Index = 13 // author id (hex) → papers of more than BigPaperAuthors authors
+	IdxAcronym         Index = 14 // acronym as written, singular ("LLM") → concept
+	IdxTermUse         Index = 15 // candidate key + " " + weight ("agentskill 0.42") → paper using it, while no concept has the key
+	IdxAcronymDef      Index = 16 // acronym + " " + a long form defined for it ("RL reinforcement learning") → 0
+	IdxBackfill        Index = 17 // concept id (hex) → concept, whose earlier users SettleConcepts has yet to link
+	IdxRescan          Index = 18 // concept id (hex) → concept, whose earlier users SettleConcepts finds by scanning the texts
+	IdxCoDirty         Index = 19 // paper id (hex) → paper whose mentions changed since its co-occurrence pairs were counted
+	IdxAcronymOf       Index = 20 // long form key + " " + an acronym defined for it ("reinforcementlearning RL") → 0
+	IdxPeople          Index = 21 // NameKey of a name → each person (author node) carrying it
+	IdxBlockDirty      Index = 22 // NameKey of a name → 0: names whose papers changed since their people were clustered
+	IdxProfileDirty    Index = 23 // author id (hex) → author whose profile (co-author list) is to be rebuilt
+	ValProfile         Index = 24 // values: author id (hex) → its profile (profile.go)
+	ValCorrections     Index = 25 // values: NameKey of a name → its manual corrections, JSON
+	ValAuthorInfo      Index = 26 // values: paper id (hex) + " " + NameKey of an author's name → AuthorInfo JSON (ORCID, affiliation, e-mail)
+	ValScanPrint       Index = 27 // values: paper id (hex) → the print of its text (ScanPrinter), made by the first settle that scans it, dropped when its text changes
+	ValWords           Index = 28 // values: paper id (hex) → the content words of its title and abstracts (people.EvidenceWords), space-separated, written with its text
+	ValPendingMentions Index = 29 // values: paper id (hex) → its links to concepts made since the last settle, with weights (pending.go)
 )
 
 // Round3 rounds a weight or score to 3 decimals (half away from zero), as

@@ -42,6 +42,9 @@ func (s *Service) RecomputeConcepts(ctx context.Context, workers int, progress f
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	if err := s.dropPendingMentions(ctx); err != nil {
+		return IngestResult{}, fmt.Errorf("drop the pending links: %w", err)
+	}
 	if err := s.clearConcepts(ctx, progress); err != nil {
 		return IngestResult{}, fmt.Errorf("clear the old concepts: %w", err)
 	}

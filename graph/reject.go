@@ -210,11 +210,12 @@ func (s *Service) rejectPending(ctx context.Context) error {
 			}
 		}
 		w.vocab = vocabularyOf(s.store)
-		return w.moveMentions(x.p, x.old, cur, x.sortKey, true)
+		return w.moveMentions(x.p, x.old, cur, x.sortKey, true, nil)
 	}); err != nil {
 		return err
 	}
-	// the concepts no paper was linked to yet go too
+	// the concepts no paper was linked to yet go too, with the uses
+	// recorded for the day their word became a concept (it will not)
 	return s.eachBatch(ctx, len(keys), func(w *writer, i int) error {
 		w.vocab = vocabularyOf(s.store)
 		if c, err := w.tx.Lookup(IdxConcept, keys[i]); err == nil && drop[c] {
@@ -224,9 +225,41 @@ func (s *Service) rejectPending(ctx context.Context) error {
 		} else if err != nil && ErrorCode(err) != NotFound {
 			return err
 		}
+		if err := w.dropUses(keys[i]); err != nil {
+			return err
+		}
 		_, err := w.tx.AddCounter(rejectedCounter(keys[i]), rejDone-rejPending)
 		return err
 	})
+}
+
+// dropUses removes the uses recorded for a key that will be no concept:
+// its term uses, and the first paper its document frequency holds.
+func (w *writer) dropUses(key string) error {
+	type use struct {
+		term string
+		p    NodeID
+	}
+	var uses []use
+	if err := w.tx.Terms(IdxTermUse, key+" ", func(term string, p NodeID) bool {
+		uses = append(uses, use{term, p})
+		return true
+	}); err != nil {
+		return err
+	}
+	for _, u := range uses {
+		if err := w.tx.DeleteTerm(IdxTermUse, u.term, u.p); err != nil {
+			return err
+		}
+	}
+	v, err := w.tx.Counter(dfCounter(key))
+	if err != nil {
+		return err
+	}
+	if n, _, seq := decodeDF(v); seq != 0 {
+		_, err = w.tx.AddCounter(dfCounter(key), encodeDF(n, 0, 0)-v)
+	}
+	return err
 }
 
 // coPair is a co-occurrence pair, a < b.

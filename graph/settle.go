@@ -47,6 +47,16 @@ func (s *Service) settle(ctx context.Context) error {
 	if err := s.rejectModifiers(ctx, surface, rescan); err != nil {
 		return err
 	}
+	// concepts that are no terms of the field go before any paper is
+	// linked to them: judged on counts that linking does not change
+	// (document frequencies, votes, broader terms), so the verdicts are
+	// those of every paper linked, without the links made and unmade
+	if err := s.judgeTerms(ctx); err != nil {
+		return err
+	}
+	if err := s.rejectPending(ctx); err != nil {
+		return err
+	}
 	linked := 0
 	for {
 		plan, err := s.settlePlan(ctx)
@@ -67,15 +77,11 @@ func (s *Service) settle(ctx context.Context) error {
 		}
 		linked += len(plan.add)
 		s.report(StageLink, linked, 0)
-	}
-	// concepts that are no terms of the field (judged now that every
-	// paper is linked), and words found modifiers as papers were linked
-	// to them
-	if err := s.judgeTerms(ctx); err != nil {
-		return err
-	}
-	if err := s.rejectPending(ctx); err != nil {
-		return err
+		// words found modifiers as papers were linked to them go; a
+		// broader term made for their narrower ones is linked next round
+		if err := s.rejectPending(ctx); err != nil {
+			return err
+		}
 	}
 	if len(marked) > 0 {
 		if err := s.store.Update(ctx, func(tx Tx) error {
@@ -369,6 +375,16 @@ func (s *Service) settlePlan(ctx context.Context) (*settlement, error) {
 	}
 	defer r.Close()
 	plan := &settlement{add: map[NodeID]map[NodeID]float64{}}
+	// every paper's pending links (addMentions writes them)
+	waiting, err := pendingPapers(r)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range waiting {
+		if plan.add[p] == nil {
+			plan.add[p] = map[NodeID]float64{}
+		}
+	}
 	var pending []NodeID
 	if err := r.Terms(IdxBackfill, "", func(_ string, c NodeID) bool {
 		pending = append(pending, c)
@@ -453,6 +469,7 @@ func (s *Service) settleApply(ctx context.Context, plan *settlement) error {
 					if err := tx.DeleteTerm(IdxBackfill, authorTerm(c), c); err != nil {
 						return err
 					}
+					vocabularyOf(s.store).settled(c)
 				default:
 					return nil
 				}

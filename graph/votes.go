@@ -265,7 +265,32 @@ type vocabulary struct {
 	// term's key (frontOfLonger): the next check reads two counters, not
 	// every longer term.
 	fronts map[string]string
+	// unsettled are the concepts made since the last settle (a backfill
+	// mark): new links to them wait for it (pending.go). Loaded with the
+	// filter, added by markBackfill, removed when the settle clears the
+	// mark. One of a failed transaction may stay: its id is never reused.
+	unsettled map[NodeID]bool
 }
+
+// unsettle notes a concept made (or named anew) since the last settle.
+func (v *vocabulary) unsettle(id NodeID) {
+	if v == nil {
+		return
+	}
+	if v.unsettled == nil {
+		v.unsettled = map[NodeID]bool{}
+	}
+	v.unsettled[id] = true
+}
+
+// settled notes that the settle has judged and linked a concept.
+func (v *vocabulary) settled(id NodeID) {
+	if v != nil {
+		delete(v.unsettled, id)
+	}
+}
+
+func (v *vocabulary) unsettledConcept(id NodeID) bool { return v != nil && v.unsettled[id] }
 
 func (v *vocabulary) reject(id NodeID) {
 	if v == nil {
@@ -333,6 +358,9 @@ func (v *vocabulary) build(r Reader) error {
 	}
 	if err == nil {
 		err = v.loadRejected(r)
+	}
+	if err == nil {
+		err = r.Terms(IdxBackfill, "", func(_ string, c NodeID) bool { v.unsettle(c); return true })
 	}
 	if err != nil {
 		v.filter = nil

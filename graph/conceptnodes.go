@@ -151,6 +151,17 @@ func (w *writer) concept(t Term) (id NodeID, created bool, err error) {
 		}
 		if acr {
 			err = w.indexAcronym(name, id)
+			if err == nil && strings.Contains(name, "-") {
+				// a hyphenated acronym ("GPT-4o", "MiLorE-SSL") is read
+				// as its words, not as one acronym: linking finds it
+				// by its key (nlp: Ranking.Link), unless a concept has
+				// the key
+				if _, lerr := tx.Lookup(IdxConcept, key); ErrorCode(lerr) == NotFound {
+					err = w.indexConcept(id, key)
+				} else if lerr != nil {
+					err = lerr
+				}
+			}
 		} else {
 			err = w.indexConcept(id, key)
 		}

@@ -323,6 +323,12 @@ func (w *writer) acronymStandsFor(short string, id NodeID) (bool, error) {
 }
 
 func acronymStandsFor(stats CorpusStats, short, conceptKey string) bool {
+	if conceptKey == ident.ConceptKey(short) {
+		// the concept is named by the acronym ("BERT"): no long form
+		// has a concept that claimed it, so the acronym names this one,
+		// whatever the papers that define it spell out
+		return true
+	}
 	keys := AcronymDefKeys(short, "")
 	total := stats.DocFreq(keys[0])
 	return total == 0 || 2*stats.DocFreq(keys[1]+conceptKey) > total

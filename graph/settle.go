@@ -16,15 +16,18 @@ import (
 // memory (a few tens of bytes each).
 const settleMaxUses = 500_000
 
-// SettleConcepts settles what ingest left to its end: it links concepts
-// made since the last settle to the papers
-// that used them before they existed: a term becomes a concept when its
-// second paper votes for it, and the papers read before that mention it
-// too. Their uses were recorded when they were ingested (recordUses): the
-// first paper of a term in its document frequency, the next ones as term
-// uses. Ingest calls it at the end (Service.Ingest after each document, a
-// Pipeline when it closes); it is safe to run again at any time, and what
-// an interrupted run left is settled by the next one.
+// SettleConcepts settles what ingest left to its end. It judges the
+// concepts (judgeTerms, rejectModifiers) and drops those that are no
+// terms; then it links the concepts made since the last settle to the
+// papers read since, whose links waited for the judgement (pending.go),
+// and to the papers that used them before they existed: a term becomes a
+// concept when its second paper votes for it, and the papers read before
+// that mention it too. Their uses were recorded when they were ingested
+// (recordUses): the first paper of a term in its document frequency, the
+// next ones as term uses. Ingest calls it at the end (Service.Ingest
+// after each document, a Pipeline when it closes); it is safe to run
+// again at any time, and what an interrupted run left is settled by the
+// next one.
 //
 // A round reads what is pending from a snapshot, then rewrites each paper's
 // mentions once with every concept it gains: an early paper gains many,

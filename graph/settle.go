@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/researchkg/kg/graph/ident"
@@ -158,6 +159,12 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 				stats := newStoreStats(r, &err)
 				if acronymStandsFor(stats, short, ident.ConceptKey(n.Label)) && err == nil {
 					acronyms[short] = c
+				}
+				if k := ident.ConceptKey(name); strings.Contains(name, "-") && k != "" {
+					// read as its words ("GPT-4o", "ResNet-50"): found by
+					// its key, as linking finds it
+					names[k] = c
+					nameList = append(nameList, name)
 				}
 			} else if k := ident.ConceptKey(name); k != "" {
 				names[k] = c

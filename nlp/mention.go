@@ -49,6 +49,10 @@ type part struct {
 	// versioned: a version number follows after a hyphen ("GPT-4",
 	// "LLaMA-2"): the acronym names a product, a model of that family
 	versioned bool
+	// vkey: of a versioned acronym whose version has no letter ("GPT-2",
+	// "ResNet-50"), the key of the whole word: a concept may have that
+	// name (the word's other parts make no span)
+	vkey string
 	// num: a version number written apart ("3" of "Stable Diffusion 3"):
 	// it ends spans and starts none
 	num bool
@@ -174,6 +178,9 @@ func cutParts(toks []token) []part {
 			pt := part{tok: int32(i), stop: stop, endOK: endOK || j > 0, brk: brk, inner: j > 0,
 				key: pk.key, skey: pk.skey, akey: pk.akey, acr: pk.acr,
 				versioned: j+1 < len(split) && split[j+1] != "" && unicode.IsDigit(rune(split[j+1][0]))}
+			if pt.versioned && pt.acr != "" && j == 0 && !strings.ContainsFunc(split[1], unicode.IsLetter) {
+				pt.vkey = ident.ConceptKey(t.text)
+			}
 			if pt.key == "" {
 				brk = true
 				continue
@@ -208,6 +215,9 @@ func (e *Extractor) spans(parts []part, acr acronyms, visit func(key []byte, tok
 		if a := parts[i].acr; a != "" {
 			if parts[i].versioned {
 				visit([]byte(a+versionMark), parts[i].tok, true)
+				if k := parts[i].vkey; k != "" {
+					visit([]byte(k), parts[i].tok, false)
+				}
 			} else if long, ok := acr.long[a]; ok {
 				visit([]byte(ident.ConceptKey(e.canonical(long))), parts[i].tok, false)
 			} else {

@@ -24,7 +24,7 @@ import (
 
 // scanPrintVersion changes whenever what a print holds changes; prints
 // of another version (or another extractor Version) are not trusted.
-const scanPrintVersion = 7
+const scanPrintVersion = 8
 
 // A print is a blocked Bloom filter: each entry sets printHashes bits of
 // one 64-byte block (a cache line), so a lookup reads one line and most
@@ -147,6 +147,9 @@ func (e *Extractor) printOf(parts []part, acr acronyms) []byte {
 		}
 		if p.acr != "" {
 			hs = append(hs, fnvAdd(fnvStart(printAcronym), p.acr))
+		}
+		if p.vkey != "" { // "GPT-2" as one word
+			hs = append(hs, fnvAdd(fnvStart(printWord), p.vkey), fnvAdd(fnvStart(printFront), front(p.vkey)))
 		}
 		if i+1 < len(parts) && !parts[i+1].brk {
 			q := parts[i+1]

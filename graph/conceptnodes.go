@@ -151,7 +151,7 @@ func (w *writer) concept(t Term) (id NodeID, created bool, err error) {
 		}
 		if acr {
 			err = w.indexAcronym(name, id)
-			if err == nil && strings.Contains(name, "-") {
+			if err == nil && readAsWords(name) {
 				// a hyphenated acronym ("GPT-4o", "MiLorE-SSL") is read
 				// as its words, not as one acronym: linking finds it
 				// by its key (nlp: Ranking.Link), unless a concept has
@@ -200,6 +200,12 @@ func (w *writer) concept(t Term) (id NodeID, created bool, err error) {
 	}
 	return id, created, w.addAliases(id, t.Aliases)
 }
+
+// readAsWords reports whether an acronym name has a hyphen inside it
+// ("GPT-4o", "ResNet-50"): the tokeniser reads it as its words, and
+// linking finds it by its key. A hyphen at an end ("BERT-", a tagger's
+// slip) does not count: the key is the bare acronym's.
+func readAsWords(name string) bool { return strings.Contains(strings.Trim(name, "-"), "-") }
 
 // indexConcept adds an IdxConcept key of a concept (and to the vocabulary
 // filter).

@@ -43,3 +43,14 @@ func FuzzDecodePending(f *testing.F) {
 		}
 	})
 }
+
+// A hyphen inside an acronym name makes it a word sequence to the
+// tokeniser; one at an end is a slip, and the key stays the bare acronym's
+// ("BERT-" must not take "bert" from BERT).
+func TestReadAsWords(t *testing.T) {
+	for name, want := range map[string]bool{"GPT-4o": true, "ResNet-50": true, "U-Net": true, "BERT-": false, "-SAM": false, "BERT": false} {
+		if got := readAsWords(name); got != want {
+			t.Errorf("readAsWords(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/researchkg/kg/graph/ident"
@@ -160,7 +159,7 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 				if acronymStandsFor(stats, short, ident.ConceptKey(n.Label)) && err == nil {
 					acronyms[short] = c
 				}
-				if k := ident.ConceptKey(name); strings.Contains(name, "-") && k != "" {
+				if k := ident.ConceptKey(name); readAsWords(name) && k != "" {
 					// read as its words ("GPT-4o", "ResNet-50"): found by
 					// its key, as linking finds it
 					names[k] = c

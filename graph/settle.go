@@ -86,9 +86,13 @@ func (s *Service) settle(ctx context.Context) error {
 			return err
 		}
 	}
-	if len(marked) > 0 {
+	// the marks go in transactions of bounded size: a 250,000-paper ingest
+	// marked 81,464 concepts, more than one transaction holds. A settle
+	// stopped between them scans the rest again, which links nothing new.
+	for len(marked) > 0 {
+		n := min(len(marked), settleWrites)
 		if err := s.store.Update(ctx, func(tx Tx) error {
-			for _, c := range marked {
+			for _, c := range marked[:n] {
 				if err := tx.DeleteTerm(IdxRescan, authorTerm(c), c); err != nil {
 					return err
 				}
@@ -97,6 +101,7 @@ func (s *Service) settle(ctx context.Context) error {
 		}); err != nil {
 			return err
 		}
+		marked = marked[n:]
 	}
 	if err := s.settleCoOccurrence(ctx); err != nil {
 		return err

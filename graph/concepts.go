@@ -311,10 +311,13 @@ func (w *writer) addMentions(p NodeID, add map[NodeID]float64) error {
 func (w *writer) moveMentions(p NodeID, old, cur map[NodeID]float64, sortKey []byte, mark bool, counted map[NodeID]float64) error {
 	tx := w.tx
 	changed := false
+	// old is the paper's edges as this transaction read them (a caller
+	// that only removes may pass an earlier read), so an edge is written
+	// without being read again
 	for _, c := range slices.Sorted(maps.Keys(cur)) {
 		if wt, had := old[c]; had {
 			if wt != cur[c] {
-				if _, err := tx.PutEdge(p, Mentions, c, cur[c]); err != nil {
+				if err := tx.SetEdge(p, Mentions, c, cur[c]); err != nil {
 					return err
 				}
 				changed = true
@@ -322,18 +325,19 @@ func (w *writer) moveMentions(p NodeID, old, cur map[NodeID]float64, sortKey []b
 			continue
 		}
 		changed = true
-		if _, had := counted[c]; had {
-			if created, err := tx.PutEdge(p, Mentions, c, cur[c]); err != nil {
+		if err := tx.SetEdge(p, Mentions, c, cur[c]); err != nil {
+			return err
+		}
+		w.count(cntEdges, 1)
+		if _, had := counted[c]; !had { // else in the degree and the result already
+			w.res.EdgesAdded++
+			deg, err := tx.AddCounter(degreeCounter(c, Mentions), 1)
+			if err != nil {
 				return err
-			} else if created {
-				w.count(cntEdges, 1)
 			}
-		} else if _, err := w.edge(p, Mentions, c, cur[c]); err != nil {
-			return err
-		} else if deg, err := tx.AddCounter(degreeCounter(c, Mentions), 1); err != nil {
-			return err
-		} else if err := w.checkModifier(c, deg); err != nil {
-			return err
+			if err := w.checkModifier(c, deg); err != nil {
+				return err
+			}
 		}
 		if err := tx.PutListEntry(c, Mentions, sortKey); err != nil {
 			return err

@@ -319,6 +319,10 @@ type Tx interface {
 	// PutEdge writes src -t-> dst (and its reverse) with a weight and
 	// reports whether the edge is new.
 	PutEdge(src NodeID, t EdgeType, dst NodeID, weight float64) (created bool, err error)
+	// SetEdge writes src -t-> dst (and its reverse) with a weight without
+	// reading it: for a caller that has read the edges of src in this
+	// transaction and so knows whether it is new.
+	SetEdge(src NodeID, t EdgeType, dst NodeID, weight float64) error
 	// DeleteEdge removes the edge and its reverse, reporting whether it existed.
 	DeleteEdge(src NodeID, t EdgeType, dst NodeID) (existed bool, err error)
 	PutListEntry(owner NodeID, t EdgeType, sortKey []byte) error

@@ -78,6 +78,46 @@ func TestEdgesBothDirections(t *testing.T) {
 	}
 }
 
+// SetEdge writes what PutEdge writes, both directions and the weight,
+// without reading: an edge set and then put again with the same weight is
+// no new edge, and a changed weight is seen from both ends.
+func TestSetEdgeAsPutEdge(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	var p, c graph.NodeID
+	if err := db.Update(ctx, func(tx graph.Tx) error {
+		p, _ = tx.NewID(graph.KindPaper)
+		c, _ = tx.NewID(graph.KindConcept)
+		if err := tx.SetEdge(p, graph.Mentions, c, 0.25); err != nil {
+			return err
+		}
+		if created, err := tx.PutEdge(p, graph.Mentions, c, 0.25); err != nil || created {
+			t.Errorf("PutEdge after SetEdge: created=%v err=%v", created, err)
+		}
+		return tx.SetEdge(p, graph.Mentions, c, 0.5)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := db.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if w, ok, err := r.Edge(p, graph.Mentions, c); err != nil || !ok || w != 0.5 {
+		t.Errorf("Edge: %v %v %v, want 0.5", w, ok, err)
+	}
+	var in []float64
+	r.Edges(c, graph.Mentions, graph.In, func(o graph.NodeID, w float64) bool {
+		if o == p {
+			in = append(in, w)
+		}
+		return true
+	})
+	if !slices.Equal(in, []float64{0.5}) {
+		t.Errorf("incoming %v, want [0.5]", in)
+	}
+}
+
 func TestUpdateRollsBackOnError(t *testing.T) {
 	db := MustOpen(t)
 	ctx := context.Background()

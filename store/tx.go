@@ -92,6 +92,14 @@ func (t *tx) PutEdge(src graph.NodeID, et graph.EdgeType, dst graph.NodeID, w fl
 	return !existed, t.set(edgeKey(pIn, dst, et, src), v)
 }
 
+func (t *tx) SetEdge(src graph.NodeID, et graph.EdgeType, dst graph.NodeID, w float64) error {
+	v := encodeWeight(w)
+	if err := t.set(edgeKey(pOut, src, et, dst), v); err != nil {
+		return err
+	}
+	return t.set(edgeKey(pIn, dst, et, src), v)
+}
+
 func (t *tx) DeleteEdge(src graph.NodeID, et graph.EdgeType, dst graph.NodeID) (bool, error) {
 	_, existed, err := t.Edge(src, et, dst)
 	if err != nil || !existed {

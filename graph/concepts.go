@@ -284,7 +284,7 @@ func (w *writer) addMentions(p NodeID, add map[NodeID]float64) error {
 	}
 	cur := maps.Clone(old)
 	changed := false
-	for c, wt := range existing(w.tx, pend) {
+	for c, wt := range w.existing(pend) {
 		if _, ok := cur[c]; !ok {
 			cur[c] = wt
 			changed = true

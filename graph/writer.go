@@ -32,6 +32,7 @@ type writer struct {
 	fresh      map[NodeID]bool  // authors created in this transaction
 	marked     map[string]bool  // names marked for clustering in this transaction
 	profMarked map[NodeID]bool  // a settle's persons whose profile mark it has written (markProfile)
+	live       map[NodeID]bool  // a settle's concepts known to exist, shared by its transactions (existing)
 	blocks     map[NodeID]string
 }
 

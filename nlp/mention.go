@@ -3,6 +3,7 @@ package nlp
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/researchkg/kg/graph"
@@ -115,14 +116,43 @@ func (e *Extractor) findMentions(toks []token, nTitle int, acr acronyms) []menti
 // with a stop word (its head singular), and every acronym (its long form
 // when the text defines it). key is only valid during the call.
 func (e *Extractor) eachSpan(toks []token, acr acronyms, visit func(key []byte, tok int32, acronym bool)) {
-	e.spans(cutParts(toks), acr, visit)
+	b := getParts()
+	defer putParts(b)
+	e.spans(b.cut(toks), acr, visit)
 }
 
-// cutParts cuts a text's tokens into the words spans are made of.
-func cutParts(toks []token) []part {
-	parts := make([]part, 0, len(toks)+len(toks)/4)
-	type partKeys struct{ key, skey, akey, acr string }
-	seen := map[string]partKeys{} // a text's words repeat
+// partKeys are the keys of a word, computed once a text (words repeat).
+type partKeys struct{ key, skey, akey, acr string }
+
+// partBuf holds a text's parts and its words' keys while they are used:
+// reused from text to text (partsPool), they were a sixth of what an
+// ingest allocated (6 GB on the arXiv file) and so of its GC's work.
+type partBuf struct {
+	parts []part
+	seen  map[string]partKeys
+}
+
+var partsPool = sync.Pool{New: func() any { return &partBuf{seen: map[string]partKeys{}} }}
+
+func getParts() *partBuf { return partsPool.Get().(*partBuf) }
+
+// putParts returns a buffer whose parts are no longer used. One grown by
+// a very long text is dropped rather than kept.
+func putParts(b *partBuf) {
+	if cap(b.parts) > 1<<14 || len(b.seen) > 1<<12 {
+		return
+	}
+	clear(b.parts) // no strings of old texts kept alive (past len: cleared before)
+	clear(b.seen)
+	b.parts = b.parts[:0]
+	partsPool.Put(b)
+}
+
+// cut cuts a text's tokens into the words spans are made of; the parts
+// are valid until the buffer is put back.
+func (b *partBuf) cut(toks []token) []part {
+	parts := b.parts[:0]
+	seen := b.seen
 	brk := true
 	for i, t := range toks {
 		if !wordLike(t.text) {
@@ -189,6 +219,7 @@ func cutParts(toks []token) []part {
 			brk = false
 		}
 	}
+	b.parts = parts
 	return parts
 }
 
@@ -354,7 +385,9 @@ func (e *Extractor) ScanMentions(title, text string, keys, acronyms map[string]b
 	toks := scanTokens(repairText(ident.LatexToText(title)), nil)
 	toks = append(toks, token{".", "."})
 	toks = scanTokens(repairText(ident.LatexToText(text)), toks)
-	e.scanParts(cutParts(toks), findAcronyms(toks), keys, acronyms, fn)
+	b := getParts()
+	defer putParts(b)
+	e.scanParts(b.cut(toks), findAcronyms(toks), keys, acronyms, fn)
 }
 
 // scanParts is ScanMentions on a text cut into parts.

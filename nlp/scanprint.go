@@ -125,7 +125,9 @@ func (e *Extractor) ScanMentionsPrint(title, text string, keys, acronyms map[str
 	toks := scanTokens(repairText(ident.LatexToText(title)), nil)
 	toks = append(toks, token{".", "."})
 	toks = scanTokens(repairText(ident.LatexToText(text)), toks)
-	parts, acr := cutParts(toks), findAcronyms(toks)
+	b := getParts()
+	defer putParts(b)
+	parts, acr := b.cut(toks), findAcronyms(toks)
 	if len(keys) > 0 || len(acronyms) > 0 {
 		e.scanParts(parts, acr, keys, acronyms, fn)
 	}

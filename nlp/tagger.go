@@ -279,6 +279,8 @@ func (t *tagger) predict(scores []float64, feats [][]classWeight) string {
 	return t.classes[best]
 }
 
+func isInt(w string) bool { _, err := strconv.Atoi(w); return err == nil }
+
 // normalizeWord is prose's normalize: hyphenated words, years and numbers
 // become placeholders, the rest lower case.
 func normalizeWord(w string) string {
@@ -288,7 +290,9 @@ func normalizeWord(w string) string {
 	if strings.Contains(w, "-") && w[0] != '-' {
 		return "!HYPHEN"
 	}
-	if _, err := strconv.Atoi(w); err == nil && len(w) == 4 {
+	// Atoi only where it can succeed: its errors were 490 MB of an
+	// ingest's allocations
+	if c := w[0]; len(w) == 4 && (c >= '0' && c <= '9' || c == '+' || c == '-') && isInt(w) {
 		return "!YEAR"
 	}
 	if w[0] >= '0' && w[0] <= '9' {

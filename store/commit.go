@@ -59,6 +59,9 @@ func (db *DB) update(ctx context.Context, fn func(graph.Tx) error, committed fun
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if db.bulk != nil {
+		return db.bulkUpdate(ctx, fn, committed)
+	}
 	if db.dry == nil {
 		if err := db.checkSpace(); err != nil {
 			return err

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -50,6 +52,10 @@ type Options struct {
 	// Census counts the writes that reach Badger by kind of key (DB.Census;
 	// kg ingest --write-census).
 	Census bool
+	// BulkRestart lets Open open a store whose bulk load did not finish
+	// (bulk.go): for the ingest that starts it over. Without it such a
+	// store is refused.
+	BulkRestart bool
 }
 
 // DefaultOptions returns options for a store in dir, sized for a small
@@ -97,6 +103,9 @@ func (o Options) WithLogger(l zerolog.Logger) Options { o.Logger = l; return o }
 // WithCensus sets Census.
 func (o Options) WithCensus(b bool) Options { o.Census = b; return o }
 
+// WithBulkRestart sets BulkRestart.
+func (o Options) WithBulkRestart(b bool) Options { o.BulkRestart = b; return o }
+
 // DB is a graph store on Badger. It is safe for concurrent use.
 type DB struct {
 	// wmu serialises write transactions. Badger's conflict detection
@@ -134,6 +143,13 @@ type DB struct {
 	// read-mostly kg serve restarted a few times read 10-30% slower).
 	seq      *badger.Sequence
 	readOnly bool
+	// bulk is a bulk load under way (bulk.go; guarded by wmu), bulkView
+	// what readers of it read; interrupted says Open found the marker of
+	// one that did not finish.
+	bulk        *bulkLoad
+	bulkView    atomic.Pointer[bulkView]
+	flushEpoch  atomic.Uint64 // flushes of bulk loads so far (bulkRead)
+	interrupted bool
 	// notify are the OnCommit functions (guarded by nmu)
 	nmu    sync.Mutex
 	notify []func([]graph.NodeID)
@@ -154,6 +170,15 @@ var (
 
 // Open opens (creating if needed) the store.
 func Open(opts Options) (*DB, error) {
+	interrupted := false
+	if !opts.InMemory {
+		if _, err := os.Stat(filepath.Join(opts.Dir, BulkMarker)); err == nil {
+			if !opts.BulkRestart || opts.ReadOnly {
+				return nil, bulkMarkerError(opts.Dir)
+			}
+			interrupted = true
+		}
+	}
 	bo := badger.DefaultOptions(opts.Dir).
 		WithNumCompactors(2).
 		WithMemTableSize(memTableSize).
@@ -183,11 +208,11 @@ func Open(opts Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("open store %s: %w", opts.Dir, err)
 	}
-	db := &DB{bdb: bdb, dir: opts.Dir, reserveMin: uint64(max(opts.ReserveMB, 0)) << 20, maxValue: int(bo.ValueLogFileSize), log: opts.Logger, stop: make(chan struct{}), hot: newHotCache(opts.HotCacheMB << 20), wantFilter: opts.KeyFilter, keysAtOpen: -1, readOnly: opts.ReadOnly}
+	db := &DB{bdb: bdb, dir: opts.Dir, reserveMin: uint64(max(opts.ReserveMB, 0)) << 20, maxValue: int(bo.ValueLogFileSize), log: opts.Logger, stop: make(chan struct{}), hot: newHotCache(opts.HotCacheMB << 20), wantFilter: opts.KeyFilter, keysAtOpen: -1, readOnly: opts.ReadOnly, interrupted: interrupted}
 	if opts.Census {
 		db.census = &census{}
 	}
-	if err := db.checkVersion(opts.ReadOnly); err != nil {
+	if err := db.checkVersion(opts.ReadOnly || interrupted); err != nil {
 		bdb.Close()
 		return nil, err
 	}
@@ -231,6 +256,7 @@ func (db *DB) Close() error {
 	db.once.Do(func() {
 		db.wmu.Lock()
 		err = db.settle()
+		db.abandonBulk(nil) // a load not ended (EndBulk) is not written
 		db.wmu.Unlock()
 		close(db.stop)
 		db.wg.Wait()
@@ -263,6 +289,9 @@ func (db *DB) gcLoop() {
 		case <-db.stop:
 			return
 		case <-t.C:
+			if db.bulkView.Load() != nil {
+				continue // a bulk load writes no value log, and its stream wants Badger to itself
+			}
 			for db.bdb.RunValueLogGC(0.5) == nil {
 			}
 		}
@@ -288,6 +317,9 @@ func (db *DB) dropPrefix(what string, prefix []byte) error {
 	}
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
+	if db.bulk != nil {
+		return graph.Errorf(graph.Invalid, "cannot drop %s during a bulk load", what)
+	}
 	if err := db.settle(); err != nil {
 		return err
 	}

@@ -79,3 +79,18 @@ func WriteLayout1(dir string, pairs map[[3]uint64]int64) error {
 	}
 	return wb.Flush()
 }
+
+// SetBulkBudgetBytes sets a bulk load's tier budget below BeginBulk's MiB
+// granularity, so tests can make it flush at every commit; BulkFlushes
+// reports how many flushes it has made.
+func SetBulkBudgetBytes(db *DB, n int64) {
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	db.bulk.budget = n
+}
+
+func BulkFlushes(db *DB) int {
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	return db.bulk.flushes
+}

@@ -54,6 +54,10 @@ type overlay struct {
 	fresh map[graph.NodeID]struct{}
 
 	slab []pending // where new pending writes are allocated
+
+	// tier holds the commits of a bulk load (bulk.go) below the pending
+	// writes; reads and scans that miss here look there.
+	tier *tier
 }
 
 // inSnapshot reports whether the snapshot may hold k (or, for a scan
@@ -230,8 +234,10 @@ func (t *tx) Pending() (writes, bytes int) {
 }
 
 // scan visits the keys under prefix from start: the pending writes merged
-// with the snapshot's (inSnap false: the snapshot has none).
-func (o *overlay) scan(prefix, start []byte, values, inSnap bool, fn func(k []byte, item valued) (bool, error)) error {
+// with the bulk load's tier (inTier; overlay.tier) and the snapshot's
+// (inSnap false: the snapshot has none). On equal keys the pending write
+// wins over the tier's, and the tier's over the snapshot's.
+func (o *overlay) scan(prefix, start []byte, values, inSnap, inTier bool, fn func(k []byte, item valued) (bool, error)) error {
 	if start == nil {
 		start = prefix
 	}
@@ -262,49 +268,67 @@ func (o *overlay) scan(prefix, start []byte, values, inSnap bool, fn func(k []by
 	if o.base != nil {
 		own = mergePending(own, collect(o.base, o.baseIndex))
 	}
-	if !inSnap {
-		for _, p := range own {
-			if p.del {
-				continue
-			}
-			if more, err := fn(p.key, p); err != nil || !more {
-				return err
-			}
-		}
-		return nil
+	var tc *tierCursor
+	if inTier && o.tier != nil {
+		tc = o.tier.cursor(prefix, start)
 	}
-	it := iterator(o.snap, prefix, values)
-	defer it.Close()
-	it.Seek(start)
+	var it *badger.Iterator
+	if inSnap {
+		it = iterator(o.snap, prefix, values)
+		defer it.Close()
+		it.Seek(start)
+	}
 	i := 0
 	for {
-		var sk []byte
-		if it.ValidForPrefix(prefix) {
+		// the smallest key of the three sources, and which hold it
+		var ok, tk, sk []byte
+		if i < len(own) {
+			ok = own[i].key
+		}
+		if tc != nil && tc.valid() {
+			tk = tc.cur().key
+		}
+		if it != nil && it.ValidForPrefix(prefix) {
 			sk = it.Item().Key()
 		}
-		if sk == nil && i >= len(own) {
+		k := ok
+		for _, c := range [][]byte{tk, sk} {
+			if c != nil && (k == nil || bytes.Compare(c, k) < 0) {
+				k = c
+			}
+		}
+		if k == nil {
 			return nil
 		}
-		if i < len(own) && (sk == nil || bytes.Compare(own[i].key, sk) <= 0) {
+		takeSnap := sk != nil && bytes.Equal(sk, k)
+		takeTier := tk != nil && bytes.Equal(tk, k)
+		var item valued
+		del := false
+		switch {
+		case ok != nil && bytes.Equal(ok, k):
 			p := own[i]
+			item, del = p, p.del
 			i++
-			if sk != nil && bytes.Equal(p.key, sk) {
-				it.Next() // the pending write shadows the stored one
-			}
-			if p.del {
-				continue
-			}
-			more, err := fn(p.key, p)
+		case takeTier:
+			e := tc.cur()
+			item, del = e, e.del
+		default:
+			item = it.Item()
+		}
+		if !del {
+			more, err := fn(k, item)
 			if err != nil || !more {
 				return err
 			}
-			continue
 		}
-		more, err := fn(sk, it.Item())
-		if err != nil || !more {
-			return err
+		// a Badger item and a batch of the tier's are valid until their
+		// source moves on
+		if takeTier {
+			tc.next()
 		}
-		it.Next()
+		if takeSnap {
+			it.Next()
+		}
 	}
 }
 

@@ -21,6 +21,9 @@ func (db *DB) Read(ctx context.Context) (graph.Reader, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if v := db.bulkView.Load(); v != nil {
+		return db.bulkRead(v), nil
+	}
 	// Queries read through the hot cache, versioned by commit timestamps
 	// (hot.go): a co-author list and its twenty names at a map lookup each
 	// instead of a walk of the LSM tree's levels, on a store that takes
@@ -41,9 +44,19 @@ type reader struct {
 	filter *keyFilter    // likewise
 	misses *int          // counts reads that found nothing (DB.misses)
 	scans  *atomic.Int64 // counts the Badger iterators opened (DB.Scans)
+	// tier is a bulk load's (bulk.go), read under over and above the
+	// snapshot; below says whether Badger holds anything under it (an
+	// earlier flush of the load). Without it, txn is nil.
+	tier  *tier
+	below bool
+	stale func() bool // a bulk load's reader: a flush since it began (bulkRead)
 }
 
-func (r *reader) Close() { r.txn.Discard() }
+func (r *reader) Close() {
+	if r.txn != nil && (r.stale == nil || !r.stale()) {
+		r.txn.Discard()
+	}
+}
 
 func (r *reader) get(k []byte) ([]byte, error) {
 	if r.over != nil { // a write transaction: its own writes first
@@ -56,6 +69,17 @@ func (r *reader) get(k []byte) ([]byte, error) {
 	}
 	if r.over != nil && !r.over.inSnapshot(k) {
 		return nil, graph.ErrNotFound
+	}
+	if r.tier != nil {
+		if v, del, ok := r.tier.get(k); ok {
+			if del {
+				return nil, graph.ErrNotFound
+			}
+			return v, nil
+		}
+		if !r.below {
+			return nil, graph.ErrNotFound
+		}
 	}
 	if r.filter != nil && r.filter.covers(k) && !r.filter.mayContain(k) {
 		return nil, graph.ErrNotFound
@@ -180,9 +204,10 @@ type valued interface {
 // pending writes (see overlay).
 func (r *reader) scan(prefix, start []byte, values bool, fn func(k []byte, item valued) (bool, error)) error {
 	if r.over != nil {
-		inSnap := r.over.inSnapshot(prefix) &&
+		fresh := !r.over.inSnapshot(prefix) // keys of ids this transaction made: only its own writes
+		inSnap := !fresh && (r.tier == nil || r.below) &&
 			!(r.filter != nil && r.filter.coversScan(prefix) && !r.filter.mayContain(prefix))
-		return r.over.scan(prefix, start, values, inSnap, fn)
+		return r.over.scan(prefix, start, values, inSnap, !fresh, fn)
 	}
 	it := r.iterator(prefix, values)
 	defer it.Close()

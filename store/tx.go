@@ -22,6 +22,11 @@ type tx struct {
 }
 
 func (t *tx) NewID(k graph.Kind) (graph.NodeID, error) {
+	if b := t.db.bulk; b != nil { // the same ids as the Sequence would give
+		n := b.next
+		b.next++
+		return t.fresh(graph.MakeID(k, n+1)), nil
+	}
 	if t.db.seq == nil { // write transactions run one at a time (wmu)
 		seq, err := t.db.bdb.GetSequence(seqKey, 256)
 		if err != nil {
@@ -33,12 +38,16 @@ func (t *tx) NewID(k graph.Kind) (graph.NodeID, error) {
 	if err != nil {
 		return 0, fmt.Errorf("allocate id: %w", err)
 	}
-	id := graph.MakeID(k, n+1)
+	return t.fresh(graph.MakeID(k, n+1)), nil
+}
+
+// fresh records an id made in this transaction (overlay.fresh).
+func (t *tx) fresh(id graph.NodeID) graph.NodeID {
 	if t.over.fresh == nil {
 		t.over.fresh = map[graph.NodeID]struct{}{}
 	}
 	t.over.fresh[id] = struct{}{}
-	return id, nil
+	return id
 }
 
 func (t *tx) PutNode(n graph.Node) error {

@@ -98,14 +98,24 @@ func Restore(dir string, r io.Reader, log zerolog.Logger) error {
 		return fmt.Errorf("restore into %s: reading the backup: %w", dir, err)
 	}
 	var ver []byte
+	empty := false
 	err = bdb.View(func(txn *badger.Txn) error {
 		item, err := txn.Get(versionKey)
+		if errors.Is(err, badger.ErrKeyNotFound) && emptyTxn(txn) {
+			// a backup of a store that held nothing yet (one killed as it
+			// was created): an empty store of this layout
+			ver, empty = binary.BigEndian.AppendUint64(nil, layoutVersion), true
+			return nil
+		}
 		if err != nil {
 			return err
 		}
 		ver, err = item.ValueCopy(nil)
 		return err
 	})
+	if err == nil && empty {
+		err = bdb.Update(func(txn *badger.Txn) error { return txn.Set(versionKey, ver) })
+	}
 	if cerr := bdb.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
@@ -175,4 +185,12 @@ func (f *framedReader) Read(p []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// emptyTxn reports whether a snapshot holds no key at all.
+func emptyTxn(txn *badger.Txn) bool {
+	it := txn.NewIterator(badger.IteratorOptions{})
+	defer it.Close()
+	it.Rewind()
+	return !it.Valid()
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dgraph-io/badger/v4"
 	"github.com/rs/zerolog"
 )
 
@@ -80,5 +81,30 @@ func mustClose(tb testing.TB, db interface{ Close() error }) {
 	tb.Helper()
 	if err := db.Close(); err != nil {
 		tb.Errorf("close the store: %v", err)
+	}
+}
+
+// A store killed as it was being created holds no key, not even its
+// layout version; its backup restores to an empty store (it was refused
+// as "no kg store", found by the SIGKILL test's random kill points).
+func TestRestoreEmptyStore(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty")
+	bdb, err := badger.Open(badger.DefaultOptions(empty).WithLogger(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bdb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "kg.backup")
+	if code, _, errs := runKG(t, "backup", "--data", empty, file); code != 0 {
+		t.Fatalf("backup of an empty store: %s", errs)
+	}
+	restored := filepath.Join(t.TempDir(), "r")
+	if code, _, errs := runKG(t, "restore", "--data", restored, file); code != 0 {
+		t.Fatalf("restore of an empty store's backup: %s", errs)
+	}
+	if code, out, errs := runKG(t, "stats", "--data", restored); code != 0 || !strings.Contains(out, `"papers": 0`) {
+		t.Errorf("stats of the restored empty store: exit %d: %s %s", code, out, errs)
 	}
 }

@@ -23,7 +23,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -86,8 +85,7 @@ func cmdBench(ctx context.Context, args []string, std stdio) error {
 			return fmt.Errorf("--only %q: kg-http, kg-floor, postgres, kuzu", s)
 		}
 	}
-	dataSet := os.Getenv("KG_DATA") != ""
-	fs.Visit(func(f *flag.Flag) { dataSet = dataSet || f.Name == "data" })
+	dataSet := os.Getenv("KG_DATA") != "" || flagSet(fs, "data")
 	dir := c.data
 	if !dataSet {
 		var err error

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/exec"
@@ -14,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/researchkg/kg/store"
 )
 
 // TestMain lets the test binary act as kg in a subprocess (KG_BE_MAIN=1),
@@ -105,48 +108,87 @@ func digestOf(t *testing.T, dir string) string {
 	return st.Digest
 }
 
-// Killing kg ingest with SIGKILL partway, then running the same ingest
-// again, leaves the graph one clean ingest makes: same counts, same
-// weights, same digest.
+// Killing kg ingest with SIGKILL at random points, then running the same
+// ingest again, leaves the graph one clean ingest makes (same digest),
+// every time: the first ingest into an empty store, which is a bulk load
+// (store/bulk.go), written at its end or in a flush after every batch
+// (--bulk-mb 1: kills land in flushes and in the merges of their
+// levels), and the same written transactionally. A store killed in a
+// bulk load is refused by read-only commands, which name its marker and
+// the command that starts it over; one killed writing transactionally
+// opens with each of them. The kill points are drawn at random over the
+// clean run's length (the seed is logged).
 func TestIngestSurvivesSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
 	input := crashInput(t, 1000)
-	clean := filepath.Join(t.TempDir(), "clean")
-	if code, _, errs := runBin(t, "ingest", "--data", clean, input); code != 0 {
-		t.Fatalf("clean ingest: %s", errs)
-	}
-	want := digestOf(t, clean)
-
-	crashed := filepath.Join(t.TempDir(), "crashed")
-	var killedAfter time.Duration
-	for _, delay := range []time.Duration{1500 * time.Millisecond, 700 * time.Millisecond, 300 * time.Millisecond} {
-		os.RemoveAll(crashed)
-		cmd := kgCommand(t, "ingest", "--data", crashed, input)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(delay)
-		cmd.Process.Signal(syscall.SIGKILL)
-		err := cmd.Wait()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			killedAfter = delay
-			break
-		}
-		t.Logf("ingest finished before the kill at %v (%v); trying sooner", delay, err)
-	}
-	if killedAfter == 0 {
-		t.Skip("this machine ingests the input before any kill lands")
-	}
-	readOnlyCommandsWork(t, crashed, "after kill -9")
-	code, out, errs := runBin(t, "ingest", "--data", crashed, input)
-	if code != 0 {
-		t.Fatalf("ingest after the kill: %s", errs)
-	}
-	t.Logf("killed after %v; the second run: %s", killedAfter, strings.TrimSpace(out))
-	if got := digestOf(t, crashed); got != want {
-		t.Errorf("graph after kill and re-run differs from a clean ingest (digest %s, clean %s)", got, want)
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, 0))
+	t.Logf("kill points drawn with seed %d", seed)
+	var want string
+	for _, mode := range []struct {
+		name string
+		args []string
+	}{
+		{"bulk", nil},
+		{"bulk, a flush a batch", []string{"--bulk-mb", "1"}},
+		{"transactional", []string{"--bulk-mb", "-1"}},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			ingest := func(dir string) []string {
+				return append(append([]string{"ingest", "--data", dir}, mode.args...), input)
+			}
+			clean := filepath.Join(t.TempDir(), "clean")
+			start := time.Now()
+			if code, _, errs := runBin(t, ingest(clean)...); code != 0 {
+				t.Fatalf("clean ingest: %s", errs)
+			}
+			took := time.Since(start)
+			if got := digestOf(t, clean); want == "" {
+				want = got
+			} else if got != want {
+				t.Fatalf("a clean ingest gives digest %s, the bulk load's %s", got, want)
+			}
+			killed := 0
+			for round := 0; round < 2; round++ {
+				delay := time.Duration(rng.Int64N(int64(took)))
+				crashed := filepath.Join(t.TempDir(), "crashed")
+				cmd := kgCommand(t, ingest(crashed)...)
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(delay)
+				cmd.Process.Signal(syscall.SIGKILL)
+				cmd.Wait()
+				ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+				if !ok || !ws.Signaled() {
+					t.Logf("kill at %v: the ingest had ended", delay)
+					continue
+				}
+				killed++
+				if _, err := os.Stat(filepath.Join(crashed, store.BulkMarker)); err == nil {
+					code, _, errs := runBin(t, "stats", "--data", crashed)
+					if code == 0 || !strings.Contains(errs, "unfinished first ingest") || !strings.Contains(errs, store.BulkMarker) ||
+						!strings.Contains(errs, "kg ingest again") {
+						t.Errorf("kill at %v: kg stats on the unfinished load: exit %d: %s", delay, code, errs)
+					}
+				} else if _, err := os.Stat(crashed); err == nil {
+					readOnlyCommandsWork(t, crashed, fmt.Sprintf("after kill -9 at %v", delay))
+				}
+				code, out, errs := runBin(t, ingest(crashed)...)
+				if code != 0 {
+					t.Fatalf("kill at %v: ingest again: exit %d: %s", delay, code, errs)
+				}
+				t.Logf("kill at %v; the second run: %s", delay, strings.TrimSpace(out))
+				if got := digestOf(t, crashed); got != want {
+					t.Errorf("kill at %v: the graph after the re-run differs from a clean ingest (digest %s, clean %s)", delay, got, want)
+				}
+			}
+			if killed == 0 {
+				t.Logf("no kill landed before its ingest ended (clean run %v)", took)
+			}
+		})
 	}
 }
 
@@ -275,49 +317,62 @@ func mountTmpfs(t *testing.T, sizeMB int) string {
 }
 
 // kg ingest into a filesystem too small for the input stops cleanly
-// between documents (no SIGBUS inside Badger, no goroutine dump), says
-// how much space there is and what to do, and leaves a store that opens
-// read-only; run again on a larger disk, it completes with the graph a
-// clean ingest makes.
+// (no SIGBUS inside Badger, no goroutine dump), says how much space there
+// is and what to do, and leaves a store that opens read-only; run again
+// on a larger disk, it completes with the graph a clean ingest makes.
+// Writing transactionally (--bulk-mb -1) it stops between documents,
+// keeping those written; a first ingest, a bulk load, writes only at its
+// end: it checks that its tables fit first, and leaves the store empty.
 func TestIngestStopsOnAFullDisk(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
 	input := crashInput(t, 3000)
-	small := mountTmpfs(t, 208) // the reserve is ~192 MB: ~16 MB to write in
-	data := filepath.Join(small, "kg-data")
-	cmd := kgCommand(t, "ingest", "--data", data, "--log-level", "warn", input)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	err := cmd.Run()
-	msg := stderr.String()
-	if strings.Contains(msg, "fatal error") || strings.Contains(msg, "goroutine ") || strings.Contains(msg, "SIGBUS") {
-		t.Fatalf("ingest on a full disk crashed:\n%.2000s", msg)
-	}
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-		t.Fatalf("ingest on a small disk: %v, want exit status 1 (was the input too small to fill %s?)\n%.2000s", err, small, msg)
-	}
-	for _, want := range []string{"disk nearly full", "MB free in " + data, "papers stored", "run the same command again"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("the message lacks %q:\n%.2000s", want, msg)
-		}
-	}
-	t.Logf("on a 208 MB disk: %s", strings.TrimSpace(msg[strings.LastIndex(msg, "kg ingest:"):]))
-	readOnlyCommandsWork(t, data, "after the disk filled")
-
-	larger := filepath.Join(t.TempDir(), "larger")
-	if out, err := exec.Command("cp", "-a", data, larger).CombinedOutput(); err != nil {
-		t.Fatalf("cp -a: %v %s", err, out)
-	}
-	if out, err := kgCommand(t, "ingest", "--data", larger, "--log-level", "warn", input).CombinedOutput(); err != nil {
-		t.Fatalf("the same ingest on a larger disk: %v\n%.2000s", err, out)
-	}
 	clean := filepath.Join(t.TempDir(), "clean")
 	if out, err := kgCommand(t, "ingest", "--data", clean, "--log-level", "warn", input).CombinedOutput(); err != nil {
 		t.Fatalf("clean ingest: %v\n%.2000s", err, out)
 	}
-	if got, want := digestOf(t, larger), digestOf(t, clean); got != want {
-		t.Errorf("resumed on a larger disk: digest %s; a clean ingest: %s", got, want)
+	for _, mode := range []struct {
+		name  string
+		args  []string
+		wants []string
+	}{
+		{"bulk", nil, []string{"nothing of it is stored"}},
+		{"transactional", []string{"--bulk-mb", "-1"}, []string{"papers stored"}},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			small := mountTmpfs(t, 208) // the reserve is ~192 MB: ~16 MB to write in
+			data := filepath.Join(small, "kg-data")
+			cmd := kgCommand(t, append(append([]string{"ingest", "--data", data, "--log-level", "warn"}, mode.args...), input)...)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			msg := stderr.String()
+			if strings.Contains(msg, "fatal error") || strings.Contains(msg, "goroutine ") || strings.Contains(msg, "SIGBUS") {
+				t.Fatalf("ingest on a full disk crashed:\n%.2000s", msg)
+			}
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+				t.Fatalf("ingest on a small disk: %v, want exit status 1 (was the input too small to fill %s?)\n%.2000s", err, small, msg)
+			}
+			for _, want := range append([]string{"disk nearly full", "MB free in " + data, "run the same command again"}, mode.wants...) {
+				if !strings.Contains(msg, want) {
+					t.Errorf("the message lacks %q:\n%.2000s", want, msg)
+				}
+			}
+			t.Logf("on a 208 MB disk: %s", strings.TrimSpace(msg[strings.LastIndex(msg, "kg ingest:"):]))
+			readOnlyCommandsWork(t, data, "after the disk filled")
+
+			larger := filepath.Join(t.TempDir(), "larger")
+			if out, err := exec.Command("cp", "-a", data, larger).CombinedOutput(); err != nil {
+				t.Fatalf("cp -a: %v %s", err, out)
+			}
+			if out, err := kgCommand(t, append(append([]string{"ingest", "--data", larger, "--log-level", "warn"}, mode.args...), input)...).CombinedOutput(); err != nil {
+				t.Fatalf("the same ingest on a larger disk: %v\n%.2000s", err, out)
+			}
+			if got, want := digestOf(t, larger), digestOf(t, clean); got != want {
+				t.Errorf("resumed on a larger disk: digest %s; a clean ingest: %s", got, want)
+			}
+		})
 	}
 
 	// kg restore checks the disk too, and leaves no half-restored folder
@@ -325,7 +380,7 @@ func TestIngestStopsOnAFullDisk(t *testing.T) {
 	if code, _, errs := runBin(t, "backup", "--data", clean, backup); code != 0 {
 		t.Fatalf("backup: %s", errs)
 	}
-	into := filepath.Join(small, "restored")
+	into := filepath.Join(mountTmpfs(t, 208), "restored")
 	code, _, errs := runBin(t, "restore", "--data", into, backup)
 	if code != 1 || !strings.Contains(errs, "disk nearly full") {
 		t.Errorf("restore onto the full disk: exit %d: %s", code, errs)

@@ -187,3 +187,10 @@ func newLogger(w io.Writer, level string) (zerolog.Logger, error) {
 	// writer, Badger): one write at a time.
 	return zerolog.New(zerolog.SyncWriter(w)).Level(lvl).With().Timestamp().Logger(), nil
 }
+
+// flagSet reports whether the command line set the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

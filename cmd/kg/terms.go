@@ -6,7 +6,6 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -116,8 +115,7 @@ then 1.`, std.err, &c)
 	if *top < 1 || *workers < 1 {
 		return fmt.Errorf("--top and --workers must be at least 1")
 	}
-	useStore := os.Getenv("KG_DATA") != ""
-	fs.Visit(func(f *flag.Flag) { useStore = useStore || f.Name == "data" })
+	useStore := os.Getenv("KG_DATA") != "" || flagSet(fs, "data")
 	name := fs.Arg(0)
 	in, closeIn, err := openInput(name, std.in)
 	if err != nil {

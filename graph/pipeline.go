@@ -35,6 +35,7 @@ type Pipeline struct {
 	seq     int        // next sequence number (Add's goroutine only)
 
 	seen     seenKeys // paper identity keys met by the workers (textCheck)
+	empty    bool     // the store held no paper when the pipeline started (textCheck)
 	inFlight bool     // a batch is committing in the background (writer only)
 	waitOnce sync.Once
 }
@@ -59,6 +60,9 @@ func (s *Service) NewPipeline(ctx context.Context, workers int, done func(Docume
 		svc: s, ctx: ctx, done: done,
 		jobs:  make(chan *pipeJob, 2*workers),
 		ready: make(chan *pipeJob, batchDocs),
+	}
+	if n, err := s.counter(ctx, cntPapers); err == nil && n == 0 {
+		p.empty = true
 	}
 	for i := 0; i < workers; i++ {
 		p.workers.Add(1)
@@ -117,7 +121,7 @@ func (p *Pipeline) Wait() error {
 
 func (p *Pipeline) analyze() {
 	defer p.workers.Done()
-	check := &textCheck{svc: p.svc, ctx: p.ctx, seen: &p.seen}
+	check := &textCheck{svc: p.svc, ctx: p.ctx, seen: &p.seen, empty: p.empty}
 	defer check.close()
 	for j := range p.jobs {
 		j.analyses = map[string]TextAnalysis{}
@@ -350,13 +354,15 @@ func (p *Pipeline) report(doc Document, res IngestResult, err error) {
 // checkEvery records. A snapshot older than the run holds every text
 // stored before it; a text stored during the run belongs to a record of
 // this run, and the identity keys the workers have seen (seenKeys) say
-// which records those may be: only they open a fresh snapshot.
+// which records those may be: only they open a fresh snapshot. On a store
+// that was empty when the run began, the others read nothing at all.
 type textCheck struct {
-	svc  *Service
-	ctx  context.Context
-	seen *seenKeys
-	snap Reader
-	uses int
+	svc   *Service
+	ctx   context.Context
+	seen  *seenKeys
+	empty bool // the store held no paper before the run: only keys seen again may be stored
+	snap  Reader
+	uses  int
 }
 
 const checkEvery = 1000
@@ -375,6 +381,13 @@ func (c *textCheck) stored(p *prepared) bool {
 		if k.key != "" && c.seen.add(k) {
 			again = true
 		}
+	}
+	if !again && c.empty {
+		// an empty store at the start (a first ingest): what no earlier
+		// record of the run carried is not stored, and the worker reads
+		// nothing (a first ingest's workers read the store only for the
+		// records that repeat an earlier one)
+		return false
 	}
 	if c.uses >= checkEvery {
 		c.close()

@@ -17,6 +17,11 @@
 //     co-occurring concepts) as one delta-varint row, split in parts past
 //     4,096 entries; a transaction changes rows in memory and writes each
 //     once at commit (layout 2).
+//   - bulk.go, tier.go: the bulk load of a first ingest: commits land in a
+//     memory tier (an append-only arena, a hash table, per kind of key a
+//     sorted array) that reads see, and Badger's tables are written once,
+//     sorted, by its StreamWriter when the load ends or the tier is full;
+//     a marker file makes a killed load restart from nothing.
 //   - migrate.go: the layout version; kg migrate converts a store of an
 //     earlier layout in place (Open refuses one with CONFLICT).
 //   - reader.go: snapshots (graph.Reader) and value codecs.
@@ -30,7 +35,8 @@
 //
 // # Faults
 //
-// A crash of the process loses nothing committed: a commit is in Badger's
+// A crash of the process loses nothing committed (but in a bulk load,
+// which commits to memory: the load starts over, bulk.go): a commit is in Badger's
 // write-ahead log, a file mapped in memory, which the operating system
 // writes back after the process dies. The next open replays the log; a
 // read-only open does so by opening the store read-write once (Open,

@@ -71,6 +71,12 @@ type bulkLoad struct {
 	budget  int64
 	failed  error // a flush that failed: the load cannot end (its tier is gone or half written)
 	touched bool  // a flush has begun to change Badger
+	// filter holds every key the load's flushes wrote (of the kinds a
+	// keyFilter covers): a read that misses the tier and the filter needs
+	// no walk of Badger's levels (filter.go). After the first flush, most
+	// reads of a large load are of keys no one wrote yet (a new term's
+	// document frequency, a new name), and each walked every level.
+	filter  *keyFilter
 	start   time.Time
 	flushed time.Duration // time spent flushing
 }
@@ -200,7 +206,7 @@ func (db *DB) EndBulk() error {
 	if b == nil {
 		return nil
 	}
-	if err := db.flushBulk(); err != nil {
+	if err := db.flushBulk(true); err != nil {
 		db.abandonBulk(err)
 		return err
 	}
@@ -256,7 +262,7 @@ func (db *DB) bulkUpdate(ctx context.Context, fn func(graph.Tx) error, committed
 	}
 	o := newOverlay(snap, db.lastWrites)
 	o.tier = b.tier
-	t := &tx{reader: reader{txn: snap, over: o, ts: never, scans: &db.scans, tier: b.tier, below: below}, db: db}
+	t := &tx{reader: reader{txn: snap, over: o, ts: never, scans: &db.scans, tier: b.tier, below: below, filter: b.filter}, db: db}
 	err := fn(t)
 	if err == nil {
 		err = t.flushRows()
@@ -282,7 +288,7 @@ func (db *DB) bulkUpdate(ctx context.Context, fn func(graph.Tx) error, committed
 		committed(nil)
 	}
 	if b.tier.bytes() > b.budget {
-		return db.flushBulk()
+		return db.flushBulk(false)
 	}
 	return nil
 }
@@ -292,8 +298,9 @@ func (db *DB) bulkUpdate(ctx context.Context, fn func(graph.Tx) error, committed
 // holds the one before reads the state it began with (the old tier, and
 // Badger as its snapshot was).
 type bulkView struct {
-	tier  *tier
-	below bool
+	tier   *tier
+	below  bool
+	filter *keyFilter
 }
 
 // bulkRead is Read during a bulk load: the latest commits, not a snapshot
@@ -316,13 +323,14 @@ func (db *DB) bulkRead(v *bulkView) *reader {
 	o := newOverlay(snap, 0)
 	o.tier = v.tier
 	epoch := db.flushEpoch.Load()
-	return &reader{txn: snap, over: o, ts: never, scans: &db.scans, tier: v.tier, below: v.below,
+	return &reader{txn: snap, over: o, ts: never, scans: &db.scans, tier: v.tier, below: v.below, filter: v.filter,
 		stale: func() bool { return db.flushEpoch.Load() != epoch }}
 }
 
 // flushBulk hands the tier's keys to a StreamWriter in key order and
-// starts an empty tier above them (wmu held).
-func (db *DB) flushBulk() error {
+// starts an empty tier above them (wmu held). A flush that is not the
+// load's last adds the keys it writes to the load's filter.
+func (db *DB) flushBulk(final bool) error {
 	b := db.bulk
 	if b.failed != nil {
 		return b.failed
@@ -376,7 +384,14 @@ func (db *DB) flushBulk() error {
 		return b.failed
 	}
 	version := uint64(b.flushes + 1) // later flushes shadow earlier ones
-	keys, bytes, werr := streamTier(sw, t, version, b.flushes > 0)
+	filter := b.filter
+	if !final && filter == nil {
+		filter = newKeyFilter(t.keys())
+	}
+	if final {
+		filter = nil // no read follows the last flush
+	}
+	keys, bytes, werr := streamTier(sw, t, version, b.flushes > 0, filter)
 	if werr == nil {
 		werr = sw.Flush()
 	}
@@ -385,9 +400,10 @@ func (db *DB) flushBulk() error {
 		return b.failed
 	}
 	b.flushes++
+	b.filter = filter
 	db.flushEpoch.Add(1)
 	b.tier = newTier()
-	db.bulkView.Store(&bulkView{tier: b.tier, below: true})
+	db.bulkView.Store(&bulkView{tier: b.tier, below: true, filter: b.filter})
 	took := time.Since(start)
 	b.flushed += took
 	db.log.Info().Int("keys", keys).Int64("bytes", bytes).Int64("arena", t.size).Dur("took", took).Int("flush", b.flushes).Msg("bulk load: tier written to Badger")
@@ -400,7 +416,7 @@ func (db *DB) flushBulk() error {
 // copies every key of a Write again, and builds each stream's tables on a
 // goroutine of its own. A deletion is written only where Badger may hold
 // the key (below).
-func streamTier(sw *badger.StreamWriter, t *tier, version uint64, below bool) (int, int64, error) {
+func streamTier(sw *badger.StreamWriter, t *tier, version uint64, below bool, filter *keyFilter) (int, int64, error) {
 	type fam struct {
 		b byte
 		n int
@@ -415,6 +431,7 @@ func streamTier(sw *badger.StreamWriter, t *tier, version uint64, below bool) (i
 	slices.SortFunc(fams, func(a, b fam) int { return cmp.Compare(b.n, a.n) })
 	var (
 		mu    sync.Mutex
+		fmu   sync.Mutex // the filter takes one adder at a time
 		keys  int
 		bytes int64
 		first error
@@ -444,6 +461,10 @@ func streamTier(sw *badger.StreamWriter, t *tier, version uint64, below bool) (i
 			kv.Key, kv.Value, kv.Meta = e.key, e.val, nil
 			if e.del {
 				kv.Value, kv.Meta = nil, []byte{bitDelete}
+			} else if filter != nil && (filter.covers(e.key) || e.key[0] == pTerm) {
+				fmu.Lock()
+				filter.addKey(e.key)
+				fmu.Unlock()
 			}
 			badger.KVToBuffer(kv, buf)
 			n++

@@ -29,6 +29,7 @@
 // above the last) and starts an empty one above it; reads that miss the
 // tier go on to Badger, and when the levels run out they are merged into
 // the bottom one (Flatten).
+
 package store
 
 import (

@@ -1,0 +1,367 @@
+// The tier's order: per kind of key, the keys in order for prefix scans
+// (a sorted array with fences, and a B-tree of the keys added since its
+// last merge), the cursor scans walk them with, and the walk of a flush
+// (tier.go says why the tier is laid out so).
+
+package store
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"hash/maphash"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/google/btree"
+)
+
+// family holds the keys of one first byte: their entries, in chunks of
+// their own (a flush frees a family's chunks once it is written), and the
+// keys in order: base, sorted, with a fence (the first 16 bytes) of every
+// fenceEvery-th key, so that a search reads the arena a few times rather
+// than at each of its ~23 steps; and delta, the keys added since base was
+// last merged.
+type family struct {
+	chunks []int // its chunks (indexes into tier.chunks), the last one being filled
+	used   int   // bytes used of its last chunk
+	base   []uint64
+	fences []prefix16
+	delta  *btree.BTreeG[ditem]
+}
+
+const fenceEvery = 32
+
+// prefix16 is a key's first 16 bytes, big-endian and zero-padded (a
+// shorter key pads with zeros, which keeps byte order): most keys differ
+// within them (an edge's ends, a term's first 14 letters).
+type prefix16 struct{ p1, p2 uint64 }
+
+func prefixOf(k []byte) prefix16 {
+	var b [16]byte
+	copy(b[:], k)
+	return prefix16{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])}
+}
+
+func (a prefix16) cmp(b prefix16) int {
+	if c := cmp.Compare(a.p1, b.p1); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.p2, b.p2)
+}
+
+// prefixBound tells from a key's prefix16 whether it sorts after every
+// key that starts with a scan prefix.
+type prefixBound struct {
+	p    prefix16
+	mask prefix16 // the prefix's bytes within the first 16
+}
+
+func prefixEnd(prefix []byte) prefixBound {
+	var m [16]byte
+	for i := range min(len(prefix), 16) {
+		m[i] = 0xFF
+	}
+	mask := prefixOf(m[:])
+	return prefixBound{p: prefixOf(prefix), mask: mask}
+}
+
+// beyond reports whether a key with prefix p sorts after every key that
+// starts with the bound's prefix: its first bytes (as many as the prefix
+// has, up to 16) are greater.
+func (b prefixBound) beyond(p prefix16) bool {
+	return prefix16{p.p1 & b.mask.p1, p.p2 & b.mask.p2}.cmp(b.p) > 0
+}
+
+// ditem is a key in a delta: its prefix and the arena position of an
+// entry of it.
+type ditem struct {
+	p   prefix16
+	ref uint64
+}
+
+func (t *tier) family(b byte) *family {
+	f := t.fams[b]
+	if f == nil {
+		f = &family{delta: btree.NewG(32, t.dless)}
+		t.fams[b] = f
+	}
+	return f
+}
+
+func (t *tier) dless(a, b ditem) bool {
+	if c := a.p.cmp(b.p); c != 0 {
+		return c < 0
+	}
+	if a.ref == minRef || b.ref == minRef {
+		return a.ref == minRef && b.ref != minRef
+	}
+	return bytes.Compare(t.key(a.ref), t.key(b.ref)) < 0
+}
+
+// add puts a new key in the family; the delta is merged into the array
+// once it holds a quarter as many keys (at least 64k, at most 1M), so the
+// merges' work stays a few times the keys' count.
+func (f *family) add(t *tier, k []byte, ref uint64) {
+	f.delta.ReplaceOrInsert(ditem{prefixOf(k), ref})
+	if n := f.delta.Len(); n >= 1<<16 && (n >= len(f.base)/4 || n >= 1<<20) {
+		f.merge(t)
+	}
+}
+
+// merge merges the delta into a new array (readers may hold the old one).
+func (f *family) merge(t *tier) {
+	out := make([]uint64, 0, len(f.base)+f.delta.Len())
+	i := 0
+	f.delta.Ascend(func(d ditem) bool {
+		dk := t.key(d.ref)
+		for i < len(f.base) && bytes.Compare(t.key(f.base[i]), dk) < 0 {
+			out = append(out, f.base[i])
+			i++
+		}
+		out = append(out, d.ref)
+		return true
+	})
+	f.base = append(out, f.base[i:]...)
+	f.fences = make([]prefix16, 0, len(f.base)/fenceEvery+1)
+	for j := 0; j < len(f.base); j += fenceEvery {
+		f.fences = append(f.fences, prefixOf(t.key(f.base[j])))
+	}
+	f.delta.Clear(false)
+}
+
+// search returns the index in base of the first key ≥ k.
+func (f *family) search(t *tier, k []byte) int {
+	p := prefixOf(k)
+	// fences below p: their blocks' first keys are below k, so the
+	// answer is at or after the last such block's start
+	lo, _ := slices.BinarySearchFunc(f.fences, p, prefix16.cmp)
+	start := max(lo-1, 0) * fenceEvery
+	// fences equal to p: the answer is before the block after them
+	hi := lo
+	for hi < len(f.fences) && f.fences[hi] == p {
+		hi++
+	}
+	end := len(f.base)
+	if hi < len(f.fences) {
+		end = hi * fenceEvery
+	}
+	i, _ := slices.BinarySearchFunc(f.base[start:end], k, func(ref uint64, k []byte) int {
+		return bytes.Compare(t.key(ref), k)
+	})
+	return start + i
+}
+
+// scanBatch is how many entries a scan collects under one read lock.
+const scanBatch = 256
+
+// tierEntry is an entry a scan found (the arena's bytes: valid for good).
+// It is a valued, for the overlay's scans.
+type tierEntry struct {
+	key, val []byte
+	del      bool
+}
+
+func (e *tierEntry) ValueSize() int64                  { return int64(len(e.val)) }
+func (e *tierEntry) Value(fn func([]byte) error) error { return fn(e.val) }
+
+// scan visits, in key order, the latest entries of the keys under prefix
+// from start (nil: the prefix), deletions included, until fn returns
+// false.
+func (t *tier) scan(prefix, start []byte, fn func(e tierEntry) bool) {
+	for c := t.cursor(prefix, start); c.valid(); c.next() {
+		if !fn(*c.cur()) {
+			return
+		}
+	}
+}
+
+// tierCursor walks a tier's keys under a prefix in order, a batch at a
+// time: each batch is collected under the read lock, the next one starts
+// after the last key collected (a merge may have replaced the array).
+type tierCursor struct {
+	t             *tier
+	prefix, start []byte
+	fam           int    // the family being read
+	after         []byte // the last key collected (nil: none yet in fam)
+	famDone       bool
+	buf           []tierEntry
+	i             int
+}
+
+func (t *tier) cursor(prefix, start []byte) *tierCursor {
+	if start != nil && bytes.Compare(start, prefix) < 0 {
+		start = nil
+	}
+	c := &tierCursor{t: t, prefix: prefix, start: start}
+	switch {
+	case len(prefix) > 0:
+		c.fam = int(prefix[0])
+	case len(start) > 0:
+		c.fam = int(start[0])
+	}
+	return c
+}
+
+func (c *tierCursor) valid() bool {
+	for c.i >= len(c.buf) {
+		if c.famDone {
+			if len(c.prefix) > 0 || c.fam == 255 {
+				return false
+			}
+			c.fam++ // a scan of every key goes on to the next family
+			c.famDone, c.after = false, nil
+		}
+		c.fill()
+	}
+	return true
+}
+
+func (c *tierCursor) cur() *tierEntry { return &c.buf[c.i] }
+
+func (c *tierCursor) next() { c.i++ }
+
+// fill collects the next batch of the current family: the array's keys
+// and the delta's, merged.
+func (c *tierCursor) fill() {
+	t := c.t
+	c.buf, c.i = c.buf[:0], 0
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	f := t.fams[c.fam]
+	if f == nil || t.frozen {
+		c.famDone = true
+		return
+	}
+	from := c.start
+	if from == nil || from[0] != byte(c.fam) {
+		from = []byte{byte(c.fam)}
+	}
+	if len(c.prefix) > 0 && bytes.Compare(from, c.prefix) < 0 {
+		from = c.prefix
+	}
+	if c.after != nil {
+		from = c.after
+	}
+	// the first key ≥ from (> from when resuming) in each
+	after := c.after != nil
+	past := func(k []byte) bool {
+		d := bytes.Compare(k, from)
+		return d > 0 || d == 0 && !after
+	}
+	i := f.search(t, from)
+	if i < len(f.base) && !past(t.key(f.base[i])) {
+		i++
+	}
+	var ds []uint64 // the delta's next keys under the prefix, up to a batch
+	fromP := prefixOf(from)
+	end := prefixEnd(c.prefix)
+	f.delta.AscendGreaterOrEqual(ditem{fromP, minRef}, func(d ditem) bool {
+		if d.p == fromP && !past(t.key(d.ref)) {
+			return true // shares from's first 16 bytes, sorts before it
+		}
+		if end.beyond(d.p) {
+			return false
+		}
+		ds = append(ds, d.ref)
+		return len(ds) < scanBatch
+	})
+	j := 0
+	for len(c.buf) < scanBatch {
+		var ref uint64
+		switch {
+		case i < len(f.base) && (j >= len(ds) || bytes.Compare(t.key(f.base[i]), t.key(ds[j])) < 0):
+			ref = f.base[i]
+			i++
+		case j < len(ds):
+			ref = ds[j]
+			j++
+		default:
+			c.famDone = true
+			return
+		}
+		k := t.key(ref)
+		if !bytes.HasPrefix(k, c.prefix) {
+			c.famDone = true
+			return
+		}
+		_, v, d := t.entry(t.slots[t.mustFind(k)]&refMask - 1)
+		c.buf = append(c.buf, tierEntry{k, v, d})
+		c.after = k
+	}
+}
+
+// mustFind is the slot of a key the tier holds (t.mu held).
+func (t *tier) mustFind(k []byte) int {
+	i, ok := t.find(k, maphash.Bytes(t.seed, k))
+	if !ok {
+		panic(fmt.Sprintf("tier: key %x is in a family but not in the table", k))
+	}
+	return i
+}
+
+// freeze readies the tier to be written out, once no one reads or writes
+// it: each family's keys in one sorted array of their latest entries. The
+// hash table is dropped; only flushEach may be used after it.
+func (t *tier) freeze() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.frozen = true
+	var fams []*family
+	for _, f := range t.fams {
+		if f != nil {
+			fams = append(fams, f)
+		}
+	}
+	onEachCore(len(fams), func(i int) {
+		f := fams[i]
+		if f.delta.Len() > 0 {
+			f.merge(t)
+		}
+		for j, ref := range f.base {
+			f.base[j] = t.slots[t.mustFind(t.key(ref))]&refMask - 1
+		}
+	})
+	t.slots = nil
+}
+
+// flushEach visits a frozen family's latest entries in key order, then
+// frees the family's memory.
+func (t *tier) flushEach(b byte, fn func(e tierEntry) bool) {
+	f := t.fams[b]
+	if f == nil {
+		return
+	}
+	for _, ref := range f.base {
+		k, v, d := t.entry(ref)
+		if !fn(tierEntry{k, v, d}) {
+			break
+		}
+	}
+	for _, ci := range f.chunks {
+		t.chunks[ci] = nil
+	}
+	t.fams[b] = nil
+}
+
+// onEachCore runs fn for 0..n-1 on one goroutine per core.
+func onEachCore(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+}

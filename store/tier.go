@@ -22,10 +22,11 @@
 //   - an open-addressing hash table of uint64 slots, each a 16-bit tag of
 //     the key's hash and the arena position of its latest entry;
 //   - per first key byte (a kind of key), the keys in order for prefix
-//     scans: a sorted array of arena positions, and a B-tree of the keys
+//     scans: a sorted array of arena positions, a B-tree of the keys
 //     added since it was last merged into the array (its items hold a
-//     key's first 16 bytes, so most of its comparisons stay in the tree;
-//     tierorder.go).
+//     key's first 16 bytes, so most of its comparisons stay in the tree),
+//     and the keys added since the last scan, sorted only when a scan
+//     needs them (tierorder.go).
 //     A key stays in its family once added; its latest entry (a deletion,
 //     perhaps) comes from the hash table.
 //
@@ -42,6 +43,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"sync"
+	"unsafe"
 )
 
 const (
@@ -74,14 +76,20 @@ func newTier() *tier {
 }
 
 // bytes is the tier's memory: the arena (live entries and the garbage of
-// rewrites), the hash table and the families' arrays.
+// rewrites), the hash table, the families' arrays and their pending keys.
 func (t *tier) bytes() int64 {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	if t.frozen {
 		return 0
 	}
-	return t.size + int64(len(t.slots))*8 + int64(t.n)*8
+	pend := 0
+	for _, f := range t.fams {
+		if f != nil {
+			pend += cap(f.pend)
+		}
+	}
+	return t.size + int64(len(t.slots))*8 + int64(t.n)*8 + int64(pend)*int64(unsafe.Sizeof(ditem{}))
 }
 
 // keys is the number of distinct keys held (deletions included).

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -75,15 +74,7 @@ func TestIncrementalIngestSurvivesSIGKILL(t *testing.T) {
 		delay := time.Duration(rng.Int64N(int64(took)))
 		crashed := filepath.Join(t.TempDir(), "crashed")
 		copyDir(t, base, crashed)
-		cmd := kgCommand(t, "ingest", "--data", crashed, feed)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(delay)
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
-		ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
-		signaled := ok && ws.Signaled()
+		signaled := killAfter(t, delay, "ingest", "--data", crashed, feed)
 		if signaled {
 			killed++
 		}

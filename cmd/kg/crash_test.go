@@ -45,6 +45,21 @@ var kgBin struct {
 // kgCommand returns kg with args, to run as a process of its own: the
 // binary built from this package, or, if go cannot build here, the test
 // binary acting as kg (KG_BE_MAIN).
+// killAfter runs kg with args, sends it SIGKILL after delay, and reports
+// whether the kill landed (false: it had ended by then).
+func killAfter(t *testing.T, delay time.Duration, args ...string) bool {
+	t.Helper()
+	cmd := kgCommand(t, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(delay)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled()
+}
+
 func kgCommand(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
 	kgBin.once.Do(func() {
@@ -154,15 +169,7 @@ func TestIngestSurvivesSIGKILL(t *testing.T) {
 			for round := 0; round < 2; round++ {
 				delay := time.Duration(rng.Int64N(int64(took)))
 				crashed := filepath.Join(t.TempDir(), "crashed")
-				cmd := kgCommand(t, ingest(crashed)...)
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				time.Sleep(delay)
-				cmd.Process.Signal(syscall.SIGKILL)
-				cmd.Wait()
-				ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
-				if !ok || !ws.Signaled() {
+				if !killAfter(t, delay, ingest(crashed)...) {
 					t.Logf("kill at %v: the ingest had ended", delay)
 					continue
 				}

@@ -113,9 +113,20 @@ func (s *Service) rejectModifiers(ctx context.Context, surface map[NodeID]int, a
 		}); err != nil {
 			return err
 		}
-		for _, c := range rejected {
+		// one pass over the papers, not one a rejected word: on the arXiv
+		// file 1.7 of the settle's 14 CPU-seconds went to deleting each
+		// rejected word from each of 47,919 papers' sets
+		if len(rejected) > 0 {
+			gone := make(map[NodeID]bool, len(rejected))
+			for _, c := range rejected {
+				gone[c] = true
+			}
 			for _, cs := range add {
-				delete(cs, c)
+				for c := range cs {
+					if gone[c] {
+						delete(cs, c)
+					}
+				}
 			}
 		}
 	}

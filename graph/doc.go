@@ -30,8 +30,9 @@
 // pipeline.go (the Service, ingest and its batches), writer.go (one write
 // transaction's work), authors.go, person.go, profile.go and
 // corrections.go (people in the store), concepts.go, conceptnodes.go,
-// votes.go, reject.go, terms.go, pending.go, conceptgraph.go, settle.go, rescan.go and
-// recompute.go (the concept layer in the store), query.go and traverse.go
+// votes.go, reject.go, cooccur.go, terms.go, pending.go, conceptgraph.go,
+// settle.go, rescan.go and recompute.go (the concept layer in the store),
+// query.go and traverse.go
 // (the View's lookups and neighbourhoods), index.go, questions.go and
 // related.go (the read side's wiring), exportgraph.go (exports).
 //

@@ -300,6 +300,12 @@ type AsyncStore interface {
 	Sync() error
 }
 
+// PairCount is one count of a node's pairs: with Other, N.
+type PairCount struct {
+	Other NodeID
+	N     int64
+}
+
 // Tx is a read-write transaction: reads see its own writes.
 type Tx interface {
 	Reader
@@ -334,6 +340,12 @@ type Tx interface {
 	// SetPair sets the pair counter of a and b without reading it (n ≤ 0
 	// deletes it): for recounts, which know the value.
 	SetPair(t EdgeType, a, b NodeID, n int64) error
+	// SetPairsOf sets a's side of its pair counters with each of counts
+	// (N ≤ 0 deletes one) without reading them: a's row only, read and
+	// written once. The other sides are the caller's to set: a recount
+	// that changes many pairs sets each row it changes once, where
+	// SetPair, pair by pair, read a large row again in every batch.
+	SetPairsOf(t EdgeType, a NodeID, counts []PairCount) error
 	// AddCounter adds delta to a named counter and returns the new value; a
 	// counter reaching 0 is deleted.
 	AddCounter(name string, delta int64) (int64, error)

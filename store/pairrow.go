@@ -533,3 +533,16 @@ func (t *tx) SetPair(et graph.EdgeType, a, b graph.NodeID, n int64) error {
 	}
 	return nil
 }
+
+// SetPairsOf sets a's side of its pair counts (graph.Tx): its row is read
+// once and written once, at commit.
+func (t *tx) SetPairsOf(et graph.EdgeType, a graph.NodeID, counts []graph.PairCount) error {
+	p, err := t.row(et, a)
+	if err != nil {
+		return err
+	}
+	for _, c := range counts {
+		t.setCount(p, c.Other, c.N)
+	}
+	return nil
+}

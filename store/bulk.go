@@ -462,7 +462,7 @@ func streamTier(sw *badger.StreamWriter, t *tier, version uint64, below bool, fi
 			kv.Key, kv.Value, kv.Meta = e.key, e.val, nil
 			if e.del {
 				kv.Value, kv.Meta = nil, []byte{bitDelete}
-			} else if filter != nil && (filter.covers(e.key) || e.key[0] == pTerm) {
+			} else if filter != nil && filter.takes(e.key) {
 				fmu.Lock()
 				filter.addKey(e.key)
 				fmu.Unlock()

@@ -75,13 +75,19 @@ func (f *keyFilter) coversScan(prefix []byte) bool {
 	return len(prefix) > 2 && prefix[0] == pTerm && prefix[len(prefix)-1] == ' '
 }
 
+// takes reports whether addKey adds anything for k.
+func (f *keyFilter) takes(k []byte) bool {
+	return f.covers(k) || len(k) > 2 && k[0] == pTerm
+}
+
 // addKey adds a stored key: covered keys themselves, and for a term key
 // its prefixes ending with a space.
 func (f *keyFilter) addKey(k []byte) {
 	switch {
+	case !f.takes(k):
 	case f.covers(k):
 		f.add(k)
-	case len(k) > 2 && k[0] == pTerm:
+	default: // a term key
 		for i := 2; i < len(k) && k[i] != 0; i++ {
 			if k[i] == ' ' {
 				f.add(k[:i+1])

@@ -272,12 +272,16 @@ func (w *writer) countTerms(old, cur TextAnalysis) error {
 		}
 	}
 	slices.Sort(keys)
-	for _, k := range keys {
-		name := dfCounter(k)
-		v, err := w.tx.Counter(name)
-		if err != nil {
-			return err
-		}
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = dfCounter(k)
+	}
+	vals := make([]int64, len(keys))
+	if err := w.tx.CounterValues(names, vals); err != nil {
+		return err
+	}
+	for i, k := range keys {
+		name, v := names[i], vals[i]
 		n, level, seq := decodeDF(v)
 		switch d := seen[k]; {
 		case d > 0 && n == 0:
@@ -287,7 +291,7 @@ func (w *writer) countTerms(old, cur TextAnalysis) error {
 		}
 		n = max(n+seen[k], 0)
 		if nv := encodeDF(n, level, seq); nv != v {
-			if _, err := w.tx.AddCounter(name, nv-v); err != nil {
+			if err := w.tx.SetCounter(name, nv); err != nil {
 				return err
 			}
 		}

@@ -420,6 +420,34 @@ func (r *reader) Counter(name string) (int64, error) {
 	return decodeInt(v), err
 }
 
+// CounterValues reads the counters of many names. During a bulk load
+// each read is a miss in the tier's table and arena; the table's lines of
+// all the names are loaded first, as independent loads (tier.warmKeys).
+func (r *reader) CounterValues(names []string, out []int64) error {
+	if len(out) < len(names) {
+		return fmt.Errorf("CounterValues: %d names for %d values", len(names), len(out))
+	}
+	keys := make([][]byte, len(names))
+	for i, n := range names {
+		keys[i] = counterKey(n)
+	}
+	if r.tier != nil {
+		r.tier.warmKeys(keys)
+	}
+	for i, k := range keys {
+		v, err := r.get(k)
+		switch {
+		case errors.Is(err, graph.ErrNotFound):
+			out[i] = 0
+		case err != nil:
+			return err
+		default:
+			out[i] = decodeInt(v)
+		}
+	}
+	return nil
+}
+
 func (r *reader) NodeIDs(k graph.Kind, after graph.NodeID, fn func(graph.NodeID) bool) error {
 	prefix := []byte{pNode, byte(k)}
 	var start []byte

@@ -140,6 +140,13 @@ func (t *tx) AddCounter(name string, delta int64) (int64, error) {
 	return n, t.set(counterKey(name), binary.BigEndian.AppendUint64(nil, uint64(n)))
 }
 
+func (t *tx) SetCounter(name string, n int64) error {
+	if n == 0 {
+		return t.del(counterKey(name))
+	}
+	return t.set(counterKey(name), binary.BigEndian.AppendUint64(nil, uint64(n)))
+}
+
 func (t *tx) PutTerm(ns graph.Index, term string, id graph.NodeID) error {
 	return t.set(termKey(ns, term, id), nil)
 }

@@ -424,9 +424,9 @@ func streamTier(sw *badger.StreamWriter, t *tier, version uint64, below bool, fi
 	}
 	t.freeze()
 	var fams []fam
-	for b, f := range t.fams {
-		if f != nil {
-			fams = append(fams, fam{byte(b), len(f.base)})
+	for b := range 256 {
+		if n := t.keysOf(byte(b)); n > 0 {
+			fams = append(fams, fam{byte(b), n})
 		}
 	}
 	slices.SortFunc(fams, func(a, b fam) int { return cmp.Compare(b.n, a.n) })

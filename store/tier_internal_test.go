@@ -94,6 +94,22 @@ func tierOps(t *testing.T, data []byte, keep bool) {
 	if tr.keys() != len(m) {
 		t.Fatalf("%d keys, want %d", tr.keys(), len(m))
 	}
+	// a flush writes every key's latest entry in key order, a first
+	// byte at a time (each of its families in turn)
+	tr.freeze()
+	var got []tierEntry
+	for b := range 256 {
+		tr.flushEach(byte(b), func(e tierEntry) bool { got = append(got, e); return true })
+	}
+	want := m.scan(nil, nil)
+	if len(got) != len(want) {
+		t.Fatalf("flush: %d entries, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if !bytes.Equal(got[i].key, want[i].key) || !bytes.Equal(got[i].val, want[i].val) || got[i].del != want[i].del {
+			t.Fatalf("flush: entry %d is %x=%x (del %v), want %x=%x (del %v)", i, got[i].key, got[i].val, got[i].del, want[i].key, want[i].val, want[i].del)
+		}
+	}
 }
 
 // The tier answers every read and scan as a map of each key's latest
@@ -292,7 +308,7 @@ func tierMerges(t *testing.T, key func(int) []byte) {
 			check(added)
 		}
 	}
-	if f := tr.fams[pCounter]; len(f.base) == 0 {
+	if f := tr.fams[famOf(key(0))]; len(f.base) == 0 {
 		t.Fatal("the delta was never merged: the test tests no array")
 	}
 }

@@ -77,7 +77,10 @@ type bulkLoad struct {
 	// no walk of Badger's levels (filter.go). After the first flush, most
 	// reads of a large load are of keys no one wrote yet (a new term's
 	// document frequency, a new name), and each walked every level.
-	filter  *keyFilter
+	filter *keyFilter
+	// carry holds the values of the counters its flushes wrote, which
+	// later tiers read from memory (carried.go)
+	carry   *carriedCounters
 	start   time.Time
 	flushed time.Duration // time spent flushing
 }
@@ -263,7 +266,7 @@ func (db *DB) bulkUpdate(ctx context.Context, fn func(graph.Tx) error, committed
 	}
 	o := newOverlay(snap, db.lastWrites)
 	o.tier = b.tier
-	t := &tx{reader: reader{txn: snap, over: o, ts: never, scans: &db.scans, tier: b.tier, below: below, filter: b.filter}, db: db}
+	t := &tx{reader: reader{txn: snap, over: o, ts: never, scans: &db.scans, tier: b.tier, below: below, filter: b.filter, carry: b.carry}, db: db}
 	err := fn(t)
 	if err == nil {
 		err = t.flushRows()
@@ -288,7 +291,7 @@ func (db *DB) bulkUpdate(ctx context.Context, fn func(graph.Tx) error, committed
 	if committed != nil {
 		committed(nil)
 	}
-	if b.tier.bytes() > b.budget {
+	if b.tier.bytes()+b.carry.size() > b.budget {
 		return db.flushBulk(false)
 	}
 	return nil
@@ -302,6 +305,7 @@ type bulkView struct {
 	tier   *tier
 	below  bool
 	filter *keyFilter
+	carry  *carriedCounters
 }
 
 // bulkRead is Read during a bulk load: the latest commits, not a snapshot
@@ -324,7 +328,7 @@ func (db *DB) bulkRead(v *bulkView) *reader {
 	o := newOverlay(snap, 0)
 	o.tier = v.tier
 	epoch := db.flushEpoch.Load()
-	return &reader{txn: snap, over: o, ts: never, scans: &db.scans, tier: v.tier, below: v.below, filter: v.filter,
+	return &reader{txn: snap, over: o, ts: never, scans: &db.scans, tier: v.tier, below: v.below, filter: v.filter, carry: v.carry,
 		stale: func() bool { return db.flushEpoch.Load() != epoch }}
 }
 
@@ -389,10 +393,14 @@ func (db *DB) flushBulk(final bool) error {
 	if !final && filter == nil {
 		filter = newKeyFilter(t.keys())
 	}
-	if final {
-		filter = nil // no read follows the last flush
+	carry := b.carry
+	if !final && carry == nil {
+		carry = newCarriedCounters()
 	}
-	keys, bytes, werr := streamTier(sw, t, version, b.flushes > 0, filter)
+	if final {
+		filter, carry = nil, nil // no read follows the last flush
+	}
+	keys, bytes, werr := streamTier(sw, t, version, b.flushes > 0, filter, carry)
 	if werr == nil {
 		werr = sw.Flush()
 	}
@@ -402,12 +410,14 @@ func (db *DB) flushBulk(final bool) error {
 	}
 	b.flushes++
 	b.filter = filter
+	b.carry = carry
 	db.flushEpoch.Add(1)
 	b.tier = newTier()
-	db.bulkView.Store(&bulkView{tier: b.tier, below: true, filter: b.filter})
+	db.bulkView.Store(&bulkView{tier: b.tier, below: true, filter: b.filter, carry: b.carry})
 	took := time.Since(start)
 	b.flushed += took
-	db.log.Info().Int("keys", keys).Int64("bytes", bytes).Int64("arena", t.size).Dur("took", took).Int("flush", b.flushes).Msg("bulk load: tier written to Badger")
+	db.log.Info().Int("keys", keys).Int64("bytes", bytes).Int64("arena", t.size).Int("countersCarried", carry.len()).Int64("carriedBytes", carry.size()).
+		Dur("took", took).Int("flush", b.flushes).Msg("bulk load: tier written to Badger")
 	return nil
 }
 
@@ -416,8 +426,8 @@ func (db *DB) flushBulk(final bool) error {
 // to one goroutine per core, largest first: StreamWriter decodes and
 // copies every key of a Write again, and builds each stream's tables on a
 // goroutine of its own. A deletion is written only where Badger may hold
-// the key (below).
-func streamTier(sw *badger.StreamWriter, t *tier, version uint64, below bool, filter *keyFilter) (int, int64, error) {
+// the key (below). The counters written go to carry too (nil: none).
+func streamTier(sw *badger.StreamWriter, t *tier, version uint64, below bool, filter *keyFilter, carry *carriedCounters) (int, int64, error) {
 	type fam struct {
 		b byte
 		n int
@@ -431,11 +441,12 @@ func streamTier(sw *badger.StreamWriter, t *tier, version uint64, below bool, fi
 	}
 	slices.SortFunc(fams, func(a, b fam) int { return cmp.Compare(b.n, a.n) })
 	var (
-		mu    sync.Mutex
-		fmu   sync.Mutex // the filter takes one adder at a time
-		keys  int
-		bytes int64
-		first error
+		mu      sync.Mutex
+		fmu     sync.Mutex // the filter takes one adder at a time
+		keys    int
+		bytes   int64
+		first   error
+		carried []carryEntry // only the counters' stream appends
 	)
 	bufs := make(chan *z.Buffer, runtime.GOMAXPROCS(0))
 	for range cap(bufs) {
@@ -456,6 +467,9 @@ func streamTier(sw *badger.StreamWriter, t *tier, version uint64, below bool, fi
 			buf.Reset()
 		}
 		t.flushEach(b, func(e tierEntry) bool {
+			if carry != nil && b == pCounter {
+				carried = append(carried, carry.entry(e.key, e.val, e.del))
+			}
 			if e.del && !below {
 				return true // nothing below to shadow
 			}
@@ -490,6 +504,9 @@ func streamTier(sw *badger.StreamWriter, t *tier, version uint64, below bool, fi
 	close(bufs)
 	for buf := range bufs {
 		buf.Release()
+	}
+	if first == nil && carry != nil {
+		carry.merge(carried)
 	}
 	return keys, bytes, first
 }

@@ -49,7 +49,8 @@ type reader struct {
 	// earlier flush of the load). Without it, txn is nil.
 	tier  *tier
 	below bool
-	stale func() bool // a bulk load's reader: a flush since it began (bulkRead)
+	carry *carriedCounters // the counters of the load's flushes (below)
+	stale func() bool      // a bulk load's reader: a flush since it began (bulkRead)
 }
 
 func (r *reader) Close() {
@@ -79,6 +80,12 @@ func (r *reader) get(k []byte) ([]byte, error) {
 		}
 		if !r.below {
 			return nil, graph.ErrNotFound
+		}
+		if r.carry != nil && k[0] == pCounter {
+			if v, ok := r.carry.get(k); ok {
+				return v, nil
+			}
+			return nil, graph.ErrNotFound // Badger holds only the load's flushes
 		}
 	}
 	if r.filter != nil && r.filter.covers(k) && !r.filter.mayContain(k) {

@@ -113,6 +113,23 @@ func printHas(blocks []byte, k int, h uint64) bool {
 	return true
 }
 
+// A probe is an entry's two mixes, computed once for every print a filter
+// tests (a rescan tests tens of thousands): printHas without the hashing.
+type probe struct{ m0, m1 uint64 }
+
+func probeOf(h uint64) probe { return probe{mix64(h), mix64(h ^ entrySalt)} }
+
+// has is printHas(blocks, k, h) for the probe of h.
+func (p probe) has(blocks []byte, k int) bool {
+	b := blocks[printBlock*int((p.m0>>32)*uint64(len(blocks)/printBlock)>>32):][:printBlock]
+	for i := range k {
+		if bit := entryBit(p.m0, p.m1, i); b[bit>>3]&(1<<(bit&7)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // fnvStart is FNV-1a's state after the kind byte.
 func fnvStart(kind byte) uint64 {
 	h := uint64(14695981039346656037)
@@ -207,8 +224,8 @@ func (e *Extractor) ScanFilter(names, acronyms []string) func(print []byte) bool
 	// many keys share it (428 candidate names of 56 arXiv abstracts share
 	// 200 fronts: TestScanFilterOfManyIsAnyOfOne).
 	type frontGroup struct {
-		fronts []uint64 // the front's first 1, 2 and 3 bytes
-		keys   []string
+		fronts []probe // the front's first 1, 2 and 3 bytes
+		keys   []*cuts
 	}
 	var groups []frontGroup
 	byFront := map[string]int{}
@@ -222,25 +239,25 @@ func (e *Extractor) ScanFilter(names, acronyms []string) func(print []byte) bool
 		if !ok {
 			g = len(groups)
 			byFront[f] = g
-			var fronts []uint64
+			var fronts []probe
 			for l := 1; l <= len(f); l++ {
-				fronts = append(fronts, printHash(printFront, f[:l]))
+				fronts = append(fronts, probeOf(printHash(printFront, f[:l])))
 			}
 			groups = append(groups, frontGroup{fronts: fronts})
 		}
-		groups[g].keys = append(groups[g].keys, k)
+		groups[g].keys = append(groups[g].keys, cutsOf(k))
 	}
-	acr := make([]uint64, len(acronyms))
+	acr := make([]probe, len(acronyms))
 	for i, a := range acronyms {
-		acr[i] = printHash(printAcronym, a)
+		acr[i] = probeOf(printHash(printAcronym, a))
 	}
 	return func(print []byte) bool {
 		if !e.ScanPrintCurrent(print) {
 			return true
 		}
 		words, k := print[printHeader:], int(print[1])
-		for _, h := range acr {
-			if printHas(words, k, h) {
+		for _, p := range acr {
+			if p.has(words, k) {
 				return true
 			}
 		}
@@ -248,11 +265,11 @@ func (e *Extractor) ScanFilter(names, acronyms []string) func(print []byte) bool
 			// a span starts with a word's key (or singular), so the key's
 			// front of that word's length (up to 3) is in the print: one
 			// to three lookups rule out most keys before the cut search
-			if !slices.ContainsFunc(g.fronts, func(f uint64) bool { return printHas(words, k, f) }) {
+			if !slices.ContainsFunc(g.fronts, func(f probe) bool { return f.has(words, k) }) {
 				continue
 			}
-			for _, key := range g.keys {
-				if spelled(words, k, key) {
+			for _, c := range g.keys {
+				if c.spelled(words, k) {
 					return true
 				}
 			}
@@ -271,38 +288,66 @@ func (e *Extractor) ScanFilter(names, acronyms []string) func(print []byte) bool
 // spells dataset. And it asks for neighbours: "evaluation strategy"
 // passes texts that say it, not every text with "evaluation" somewhere
 // and "strategy" elsewhere.
-func spelled(words []byte, k int, key string) bool {
-	if len(key) > 63 {
-		return true // cuts are kept as bit sets of 64 positions
+func spelled(words []byte, k int, key string) bool { return cutsOf(key).spelled(words, k) }
+
+// cuts is a key's probes for spelled, computed once for all the prints a
+// filter tests: each piece key[i:j] as a word and as a neighbour pair.
+type cuts struct {
+	n          int
+	word, join []probe // piece i..j at at(i, j)
+}
+
+// maxCutKey: a longer key passes every print (cuts are kept as bit sets
+// of 64 positions).
+const maxCutKey = 63
+
+func cutsOf(key string) *cuts {
+	c := &cuts{n: len(key)}
+	if c.n > maxCutKey {
+		return c
+	}
+	c.word, c.join = make([]probe, c.n*(c.n+1)/2), make([]probe, c.n*(c.n+1)/2)
+	for i := range c.n {
+		w, jn := fnvStart(printWord), fnvStart(printJoin)
+		for j := i + 1; j <= c.n; j++ {
+			w, jn = fnvAdd1(w, key[j-1]), fnvAdd1(jn, key[j-1])
+			c.word[c.at(i, j)], c.join[c.at(i, j)] = probeOf(w), probeOf(jn)
+		}
+	}
+	return c
+}
+
+// at is where piece key[i:j] is kept: the pieces from 0, then from 1 ...
+func (c *cuts) at(i, j int) int { return i*c.n - i*(i-1)/2 + j - i - 1 }
+
+func (c *cuts) spelled(words []byte, k int) bool {
+	if c.n > maxCutKey {
+		return true
 	}
 	// starts[j]: bit s set when key[:j] has a cut whose last piece is key[s:j]
 	var starts [64]uint64
-	h := fnvStart(printWord)
-	for j := 1; j <= len(key); j++ {
-		h = fnvAdd1(h, key[j-1])
-		if printHas(words, k, h) {
-			if j == len(key) {
+	for j := 1; j <= c.n; j++ {
+		if c.word[c.at(0, j)].has(words, k) {
+			if j == c.n {
 				return true
 			}
 			starts[j] |= 1
 		}
 	}
-	for i := 1; i < len(key); i++ {
+	for i := 1; i < c.n; i++ {
 		if starts[i] == 0 {
 			continue
 		}
-		w := fnvStart(printWord)
-		for j := i + 1; j <= len(key); j++ {
-			w = fnvAdd1(w, key[j-1])
-			if !printHas(words, k, w) {
+		for j := i + 1; j <= c.n; j++ {
+			if !c.word[c.at(i, j)].has(words, k) {
 				continue
 			}
 			for ss := starts[i]; ss != 0; ss &= ss - 1 {
 				s := bits.TrailingZeros64(ss)
-				if starts[j]&(1<<i) != 0 || !printHas(words, k, fnvAdd(fnvStart(printJoin), key[s:j])) {
+				if starts[j]&(1<<i) != 0 || !c.join[c.at(s, j)].has(words, k) {
 					continue
 				}
-				if j == len(key) {
+				if j == c.n {
 					return true
 				}
 				starts[j] |= 1 << i

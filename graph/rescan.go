@@ -33,9 +33,8 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	names := map[string]NodeID{}    // concept keys
-	acronyms := map[string]NodeID{} // acronyms that stand for a concept
-	var nameList []string           // the names behind the keys, for prints
+	all := rescanNames{names: map[string]NodeID{}, acronyms: map[string]NodeID{}, spelling: map[string]string{}}
+	names, acronyms := all.names, all.acronyms
 	err = r.Terms(IdxRescan, "", func(_ string, c NodeID) bool {
 		marked = append(marked, c)
 		return true
@@ -68,12 +67,10 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 				if k := ident.ConceptKey(name); readAsWords(name) && k != "" {
 					// read as its words ("GPT-4o", "ResNet-50"): found by
 					// its key, as linking finds it
-					names[k] = c
-					nameList = append(nameList, name)
+					names[k], all.spelling[k] = c, name
 				}
 			} else if k := ident.ConceptKey(name); k != "" {
-				names[k] = c
-				nameList = append(nameList, name)
+				names[k], all.spelling[k] = c, name
 			}
 		}
 	}
@@ -85,7 +82,7 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 	if err != nil || len(marked) == 0 {
 		return nil, marked, nil, err
 	}
-	wantNames, wantAcronyms := keySet(names), keySet(acronyms)
+	all.surface = surface
 	// Ids come from one sequence: a paper stored after a concept was made
 	// was linked to it then, and is not scanned for it.
 	var newest uint64
@@ -96,10 +93,8 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 	var after NodeID
 	scanned, read := 0, 0
 	printer, _ := s.terms.(ScanPrinter)
-	var maySay func([]byte) bool
-	if printer != nil && len(nameList)+len(acronyms) <= maxPrintNames {
-		maySay = printer.ScanFilter(nameList, slices.Collect(maps.Keys(acronyms)))
-	}
+	wantNames, wantAcronyms := keySet(names), keySet(acronyms)
+	var look *rescanLook
 	for {
 		ids, err := s.paperIDs(ctx, after, rescanChunk)
 		if err != nil {
@@ -112,7 +107,15 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 			break
 		}
 		after = ids[len(ids)-1]
-		texts, err := s.scanInputs(ctx, ids, printer, maySay)
+		// what the chunk's papers can be linked to: a concept older than
+		// them all passes no print (its scan links only papers stored
+		// before it) unless its word is counted. It is still looked for:
+		// an acronym not looked for is read as its word, which may be a
+		// concept's name.
+		if n := all.from(ids[0].Seq()); look == nil || n.size() < look.size {
+			look = n.look(printer)
+		}
+		texts, err := s.scanInputs(ctx, ids, printer, look.maySay)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -175,6 +178,58 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 // maxPrintNames: a rescan for more names and acronyms than this (the first
 // settle of a large ingest) reads every text; prints would pass nearly all.
 const maxPrintNames = 2000
+
+// rescanNames is what a rescan looks for: concept keys and acronyms, each
+// with its concept, the names behind the keys (for prints) and the
+// one-word concepts whose sayings are counted (in every paper scanned).
+type rescanNames struct {
+	names, acronyms map[string]NodeID
+	spelling        map[string]string
+	surface         map[NodeID]int
+}
+
+// from is what papers stored after the id sequence's seq can be linked to
+// or counted for: the concepts made after seq and the counted ones.
+func (n rescanNames) from(seq uint64) rescanNames {
+	keep := func(c NodeID) bool {
+		_, counted := n.surface[c]
+		return counted || c.Seq() > seq
+	}
+	out := rescanNames{names: map[string]NodeID{}, acronyms: map[string]NodeID{}, spelling: n.spelling, surface: n.surface}
+	for k, c := range n.names {
+		if keep(c) {
+			out.names[k] = c
+		}
+	}
+	for a, c := range n.acronyms {
+		if keep(c) {
+			out.acronyms[a] = c
+		}
+	}
+	return out
+}
+
+// rescanLook is the print filter of a rescanNames (maySay nil: read
+// every text).
+type rescanLook struct {
+	size   int
+	maySay func([]byte) bool
+}
+
+func (n rescanNames) size() int { return len(n.names) + len(n.acronyms) }
+
+func (n rescanNames) look(printer ScanPrinter) *rescanLook {
+	l := &rescanLook{size: n.size()}
+	if printer != nil && n.size() <= maxPrintNames {
+		spelled := make([]string, 0, len(n.names))
+		for k := range n.names {
+			spelled = append(spelled, n.spelling[k])
+		}
+		slices.Sort(spelled)
+		l.maySay = printer.ScanFilter(spelled, slices.Sorted(maps.Keys(n.acronyms)))
+	}
+	return l
+}
 
 // scanInput is one paper of a rescan: its text, or skip when its print
 // says it has none of the names looked for.

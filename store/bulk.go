@@ -80,7 +80,10 @@ type bulkLoad struct {
 	filter *keyFilter
 	// carry holds the values of the counters its flushes wrote, which
 	// later tiers read from memory (carried.go)
-	carry   *carriedCounters
+	carry *carriedCounters
+	// back holds the nodes and lookups read from the flushes since the
+	// last one (readback.go)
+	back    *readBack
 	start   time.Time
 	flushed time.Duration // time spent flushing
 }
@@ -241,7 +244,7 @@ func (db *DB) bulkUpdate(ctx context.Context, fn func(graph.Tx) error, committed
 	}
 	o := newOverlay(snap, db.lastWrites)
 	o.tier = b.tier
-	t := &tx{reader: reader{txn: snap, over: o, ts: never, scans: &db.scans, tier: b.tier, below: below, filter: b.filter, carry: b.carry}, db: db}
+	t := &tx{reader: reader{txn: snap, over: o, ts: never, scans: &db.scans, tier: b.tier, below: below, filter: b.filter, carry: b.carry, back: b.back}, db: db}
 	err := fn(t)
 	if err == nil {
 		err = t.flushRows()
@@ -266,7 +269,7 @@ func (db *DB) bulkUpdate(ctx context.Context, fn func(graph.Tx) error, committed
 	if committed != nil {
 		committed(nil)
 	}
-	if b.tier.bytes()+b.carry.size() > b.budget {
+	if b.tier.bytes()+b.carry.size()+b.back.size() > b.budget {
 		return db.flushBulk(false)
 	}
 	return nil
@@ -281,6 +284,7 @@ type bulkView struct {
 	below  bool
 	filter *keyFilter
 	carry  *carriedCounters
+	back   *readBack
 }
 
 // bulkRead is Read during a bulk load: the latest commits, not a snapshot
@@ -303,7 +307,7 @@ func (db *DB) bulkRead(v *bulkView) *reader {
 	o := newOverlay(snap, 0)
 	o.tier = v.tier
 	epoch := db.flushEpoch.Load()
-	return &reader{txn: snap, over: o, ts: never, scans: &db.scans, tier: v.tier, below: v.below, filter: v.filter, carry: v.carry,
+	return &reader{txn: snap, over: o, ts: never, scans: &db.scans, tier: v.tier, below: v.below, filter: v.filter, carry: v.carry, back: v.back,
 		stale: func() bool { return db.flushEpoch.Load() != epoch }}
 }
 
@@ -388,10 +392,15 @@ func (db *DB) flushBulk(final bool) error {
 	b.carry = carry
 	db.flushEpoch.Add(1)
 	b.tier = newTier()
-	db.bulkView.Store(&bulkView{tier: b.tier, below: true, filter: b.filter, carry: b.carry})
+	readBackBytes := b.back.size()
+	b.back = nil
+	if !final {
+		b.back = newReadBack(b.budget / readBackShare)
+	}
+	db.bulkView.Store(&bulkView{tier: b.tier, below: true, filter: b.filter, carry: b.carry, back: b.back})
 	took := time.Since(start)
 	b.flushed += took
-	db.log.Info().Int("keys", keys).Int64("bytes", bytes).Int64("arena", t.size).Int("countersCarried", carry.len()).Int64("carriedBytes", carry.size()).
+	db.log.Info().Int("keys", keys).Int64("bytes", bytes).Int64("arena", t.size).Int("countersCarried", carry.len()).Int64("carriedBytes", carry.size()).Int64("readBackBytes", readBackBytes).
 		Dur("took", took).Int("flush", b.flushes).Msg("bulk load: tier written to Badger")
 	return nil
 }

@@ -50,6 +50,7 @@ type reader struct {
 	tier  *tier
 	below bool
 	carry *carriedCounters // the counters of the load's flushes (below)
+	back  *readBack        // nodes and lookups read from those flushes (below)
 	stale func() bool      // a bulk load's reader: a flush since it began (bulkRead)
 }
 
@@ -91,6 +92,12 @@ func (r *reader) get(k []byte) ([]byte, error) {
 	if r.filter != nil && r.filter.covers(k) && !r.filter.mayContain(k) {
 		return nil, graph.ErrNotFound
 	}
+	back := r.back != nil && readBackable(k)
+	if back {
+		if v, ok := r.back.get(k); ok {
+			return v, nil
+		}
+	}
 	hot := r.hot != nil && cacheable(k)
 	if hot {
 		if v, ok := r.hot.get(k, r.ts); ok {
@@ -110,6 +117,9 @@ func (r *reader) get(k []byte) ([]byte, error) {
 	v, err := item.ValueCopy(nil)
 	if hot && err == nil {
 		r.hot.put(k, v, r.txn.ReadTs(), r.over != nil)
+	}
+	if back && err == nil {
+		r.back.put(k, v)
 	}
 	return v, err
 }

@@ -240,13 +240,7 @@ func ClusterPeople(name string, ev []Evidence, pr Priors, cons []Constraint, fil
 		for _, g := range gs {
 			g.sides = sides[uf.find(g.members[0])]
 		}
-		group := make([]int, n)
-		for g, x := range gs {
-			for _, m := range x.members {
-				group[m] = g
-			}
-		}
-		mergeGroups(gs, paperSimilarity(ev, pr, group), mergeBase+mergePerLog*nameOdds(pr.People(name)), func(a, b *personGroup) bool {
+		mergeGroups(gs, groupSimilarity(ev, pr, gs), mergeBase+mergePerLog*nameOdds(pr.People(name)), func(a, b *personGroup) bool {
 			return clash(a.sides, b.sides)
 		})
 	}
@@ -286,22 +280,8 @@ type personGroup struct {
 // papers each that never met are two people; one paper outside a circle
 // is a person's other collaboration), and nothing when a source lists no
 // co-authors (a profile page).
-func mergeGroups(gs []*personGroup, sim [][]float64, base float64, apart func(a, b *personGroup) bool) {
+func mergeGroups(gs []*personGroup, gsim [][]float64, base float64, apart func(a, b *personGroup) bool) {
 	n := len(gs)
-	gsim := make([][]float64, n)
-	for i := range gs {
-		gsim[i] = make([]float64, n)
-		for j := range i {
-			t := 0.0
-			for _, a := range gs[i].members {
-				for _, b := range gs[j].members {
-					t += sim[a][b]
-				}
-			}
-			gsim[i][j] = t / float64(len(gs[i].members)*len(gs[j].members))
-			gsim[j][i] = gsim[i][j]
-		}
-	}
 	for {
 		bi, bj, best := -1, -1, 0.0
 		for i := range gs {
@@ -347,90 +327,99 @@ func mergeGroups(gs []*personGroup, sim [][]float64, base float64, apart func(a,
 	}
 }
 
-// paperSimilarity is the similarity of every two uses of a block in
-// different groups (group gives each use's): the
-// cosine of their papers' content words weighted by idf, plus simSubjects
-// times the cosine of their subjects (the primary counted twice), plus
-// simAffils times the cosine of their affiliations' words.
-func paperSimilarity(ev []Evidence, pr Priors, group []int) [][]float64 {
-	type vec struct {
-		ids []int32
-		w   []float64
-	}
+// groupSimilarity is the mean similarity of every two groups' papers: the
+// cosine of their content words weighted by idf, plus simSubjects times
+// the cosine of their subjects (the primary counted twice), plus
+// simAffils times the cosine of their affiliations' words. A cosine is
+// the dot product of unit vectors, so the sum over the pairs of two groups
+// is the dot product of the groups' sums: a name's 2,864 uses in 263
+// groups (the arXiv file's largest block grown 16 times) cost 34,453
+// group products instead of 4.1 million paper products and a matrix of
+// them (65 MB), and the cost grows with the groups, not the papers
+// (BenchmarkClusterGrown).
+func groupSimilarity(ev []Evidence, pr Priors, gs []*personGroup) [][]float64 {
 	intern := map[string]int32{}
-	mk := func(keys []string, weight func(i int, k string) float64) vec {
-		var v vec
+	// a group's sum of its papers' unit vectors, one map per kind
+	type sums struct{ words, subjects, affils map[int32]float64 }
+	add := func(m map[int32]float64, keys []string, weight func(i int, k string) float64) {
 		norm := 0.0
+		for i, k := range keys {
+			w := weight(i, k)
+			norm += w * w
+		}
+		norm = math.Sqrt(norm)
 		for i, k := range keys {
 			id, ok := intern[k]
 			if !ok {
 				id = int32(len(intern))
 				intern[k] = id
 			}
-			w := weight(i, k)
-			v.ids = append(v.ids, id)
-			v.w = append(v.w, w)
-			norm += w * w
+			m[id] += weight(i, k) / norm
 		}
-		norm = math.Sqrt(norm)
-		for i := range v.w {
-			v.w[i] /= norm
-		}
-		// sorted by id for the merge in dot
-		idx := make([]int, len(v.ids))
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(v.ids[a], v.ids[b]) })
-		out := vec{make([]int32, len(idx)), make([]float64, len(idx))}
-		for i, j := range idx {
-			out.ids[i], out.w[i] = v.ids[j], v.w[j]
-		}
-		return out
 	}
-	dot := func(a, b vec) float64 {
-		t := 0.0
-		for i, j := 0, 0; i < len(a.ids) && j < len(b.ids); {
-			switch {
-			case a.ids[i] < b.ids[j]:
-				i++
-			case a.ids[i] > b.ids[j]:
-				j++
-			default:
-				t += a.w[i] * b.w[j]
-				i++
-				j++
-			}
+	vecs := make([][3]vec, len(gs))
+	for g, x := range gs {
+		s := sums{map[int32]float64{}, map[int32]float64{}, map[int32]float64{}}
+		for _, m := range x.members {
+			add(s.words, ev[m].Words, func(_ int, w string) float64 { return pr.IDF(w) })
+			add(s.affils, ev[m].Affils, func(_ int, w string) float64 { return pr.IDF(w) })
+			add(s.subjects, slices.Compact(slices.Clone(ev[m].Subjects)), func(i int, _ string) float64 {
+				if i == 0 {
+					return 2
+				}
+				return 1
+			})
 		}
-		return t
+		vecs[g] = [3]vec{sorted(s.words), sorted(s.subjects), sorted(s.affils)}
 	}
-	words := make([]vec, len(ev))
-	subjects := make([]vec, len(ev))
-	affils := make([]vec, len(ev))
-	for i := range ev {
-		words[i] = mk(ev[i].Words, func(_ int, w string) float64 { return pr.IDF(w) })
-		affils[i] = mk(ev[i].Affils, func(_ int, w string) float64 { return pr.IDF(w) })
-		subjects[i] = mk(slices.Compact(slices.Clone(ev[i].Subjects)), func(i int, _ string) float64 {
-			if i == 0 {
-				return 2
-			}
-			return 1
-		})
+	gsim := make([][]float64, len(gs))
+	for i := range gs {
+		gsim[i] = make([]float64, len(gs))
 	}
-	sim := make([][]float64, len(ev))
-	for i := range ev {
-		sim[i] = make([]float64, len(ev))
-	}
-	for i := range ev {
+	for i := range gs {
 		for j := range i {
-			if group[i] == group[j] {
-				continue // only pairs across groups are compared
-			}
-			s := dot(words[i], words[j]) + simSubjects*dot(subjects[i], subjects[j]) + simAffils*dot(affils[i], affils[j])
-			sim[i][j], sim[j][i] = s, s
+			a, b := &vecs[i], &vecs[j]
+			t := dot(a[0], b[0]) + simSubjects*dot(a[1], b[1]) + simAffils*dot(a[2], b[2])
+			gsim[i][j] = t / float64(len(gs[i].members)*len(gs[j].members))
+			gsim[j][i] = gsim[i][j]
 		}
 	}
-	return sim
+	return gsim
+}
+
+// vec is a sparse vector, ids ascending.
+type vec struct {
+	ids []int32
+	w   []float64
+}
+
+func sorted(m map[int32]float64) vec {
+	v := vec{make([]int32, 0, len(m)), make([]float64, len(m))}
+	for id := range m {
+		v.ids = append(v.ids, id)
+	}
+	slices.Sort(v.ids)
+	for i, id := range v.ids {
+		v.w[i] = m[id]
+	}
+	return v
+}
+
+func dot(a, b vec) float64 {
+	t := 0.0
+	for i, j := 0, 0; i < len(a.ids) && j < len(b.ids); {
+		switch {
+		case a.ids[i] < b.ids[j]:
+			i++
+		case a.ids[i] > b.ids[j]:
+			j++
+		default:
+			t += a.w[i] * b.w[j]
+			i++
+			j++
+		}
+	}
+	return t
 }
 
 // EvidenceWords are the content words of a paper's title and abstracts:

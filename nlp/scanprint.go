@@ -97,22 +97,6 @@ func mix64(h uint64) uint64 {
 	return h ^ h>>33
 }
 
-// printHas reports whether a print's blocks may hold the entry h (k bits).
-func printHas(blocks []byte, k int, h uint64) bool {
-	m0 := mix64(h)
-	b := blocks[printBlock*int((m0>>32)*uint64(len(blocks)/printBlock)>>32):][:printBlock]
-	var m1 uint64
-	for i := range k {
-		if i == 3 {
-			m1 = mix64(h ^ entrySalt)
-		}
-		if bit := entryBit(m0, m1, i); b[bit>>3]&(1<<(bit&7)) == 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // A probe is an entry's two mixes, computed once for every print a filter
 // tests (a rescan tests tens of thousands): printHas without the hashing.
 type probe struct{ m0, m1 uint64 }
@@ -288,7 +272,6 @@ func (e *Extractor) ScanFilter(names, acronyms []string) func(print []byte) bool
 // spells dataset. And it asks for neighbours: "evaluation strategy"
 // passes texts that say it, not every text with "evaluation" somewhere
 // and "strategy" elsewhere.
-func spelled(words []byte, k int, key string) bool { return cutsOf(key).spelled(words, k) }
 
 // cuts is a key's probes for spelled, computed once for all the prints a
 // filter tests: each piece key[i:j] as a word and as a neighbour pair.

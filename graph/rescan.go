@@ -112,8 +112,10 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 		// before it) unless its word is counted. It is still looked for:
 		// an acronym not looked for is read as its word, which may be a
 		// concept's name.
-		if n := all.from(ids[0].Seq()); look == nil || n.size() < look.size {
-			look = n.look(printer)
+		// (compiled again only when the set shrinks to where prints help:
+		// a first settle of a large ingest looks for tens of thousands)
+		if n := all.sizeFrom(ids[0].Seq()); look == nil || n < look.size && printer != nil && n <= maxPrintNames {
+			look = all.from(ids[0].Seq()).look(printer)
 		}
 		texts, err := s.scanInputs(ctx, ids, printer, look.maySay)
 		if err != nil {
@@ -188,13 +190,30 @@ type rescanNames struct {
 	surface         map[NodeID]int
 }
 
-// from is what papers stored after the id sequence's seq can be linked to
-// or counted for: the concepts made after seq and the counted ones.
-func (n rescanNames) from(seq uint64) rescanNames {
-	keep := func(c NodeID) bool {
-		_, counted := n.surface[c]
-		return counted || c.Seq() > seq
+// keeps reports whether papers stored after the id sequence's seq can be
+// linked to c or counted for it: c made after seq, or counted.
+func (n rescanNames) keeps(c NodeID, seq uint64) bool {
+	_, counted := n.surface[c]
+	return counted || c.Seq() > seq
+}
+
+// sizeFrom is from(seq).size(), without making it.
+func (n rescanNames) sizeFrom(seq uint64) int {
+	k := 0
+	for _, m := range []map[string]NodeID{n.names, n.acronyms} {
+		for _, c := range m {
+			if n.keeps(c, seq) {
+				k++
+			}
+		}
 	}
+	return k
+}
+
+// from is what papers stored after the id sequence's seq can be linked to
+// or counted for.
+func (n rescanNames) from(seq uint64) rescanNames {
+	keep := func(c NodeID) bool { return n.keeps(c, seq) }
 	out := rescanNames{names: map[string]NodeID{}, acronyms: map[string]NodeID{}, spelling: n.spelling, surface: n.surface}
 	for k, c := range n.names {
 		if keep(c) {

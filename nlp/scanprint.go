@@ -262,17 +262,6 @@ func (e *Extractor) ScanFilter(names, acronyms []string) func(print []byte) bool
 	}
 }
 
-// spelled reports whether a print's text may have a span with the key: a
-// span is a run of neighbouring words whose keys (the last one's singular,
-// or the one before "of") spell the key, so the key must cut into pieces
-// that are each a word of the print, each two consecutive pieces joined
-// being a neighbour pair of it. The text's own words are such a cut, so
-// the test errs one way only, whatever the name's own words: "Causal
-// Reasoning Benchmark" spells CausalReasoningBenchmark, "data set"
-// spells dataset. And it asks for neighbours: "evaluation strategy"
-// passes texts that say it, not every text with "evaluation" somewhere
-// and "strategy" elsewhere.
-
 // cuts is a key's probes for spelled, computed once for all the prints a
 // filter tests: each piece key[i:j] as a word and as a neighbour pair.
 type cuts struct {
@@ -303,6 +292,16 @@ func cutsOf(key string) *cuts {
 // at is where piece key[i:j] is kept: the pieces from 0, then from 1 ...
 func (c *cuts) at(i, j int) int { return i*c.n - i*(i-1)/2 + j - i - 1 }
 
+// spelled reports whether a print's text may have a span with the key: a
+// span is a run of neighbouring words whose keys (the last one's singular,
+// or the one before "of") spell the key, so the key must cut into pieces
+// that are each a word of the print, each two consecutive pieces joined
+// being a neighbour pair of it. The text's own words are such a cut, so
+// the test errs one way only, whatever the name's own words: "Causal
+// Reasoning Benchmark" spells CausalReasoningBenchmark, "data set"
+// spells dataset. And it asks for neighbours: "evaluation strategy"
+// passes texts that say it, not every text with "evaluation" somewhere
+// and "strategy" elsewhere.
 func (c *cuts) spelled(words []byte, k int) bool {
 	if c.n > maxCutKey {
 		return true

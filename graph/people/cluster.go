@@ -341,11 +341,13 @@ func groupSimilarity(ev []Evidence, pr Priors, gs []*personGroup) [][]float64 {
 	intern := map[string]int32{}
 	// a group's sum of its papers' unit vectors, one map per kind
 	type sums struct{ words, subjects, affils map[int32]float64 }
+	var ws []float64
 	add := func(m map[int32]float64, keys []string, weight func(i int, k string) float64) {
+		ws = ws[:0]
 		norm := 0.0
 		for i, k := range keys {
-			w := weight(i, k)
-			norm += w * w
+			ws = append(ws, weight(i, k))
+			norm += ws[i] * ws[i]
 		}
 		norm = math.Sqrt(norm)
 		for i, k := range keys {
@@ -354,7 +356,7 @@ func groupSimilarity(ev []Evidence, pr Priors, gs []*personGroup) [][]float64 {
 				id = int32(len(intern))
 				intern[k] = id
 			}
-			m[id] += weight(i, k) / norm
+			m[id] += ws[i] / norm
 		}
 	}
 	vecs := make([][3]vec, len(gs))

@@ -147,12 +147,13 @@ func (h *facetHolder) refresh(ctx context.Context, st Store) error {
 	defer r.Close()
 	rep := IndexReport{Rebuilt: rebuild}
 	if rebuild {
-		facts, err := loadFacts(ctx, r)
+		ix, n, err := loadIndex(ctx, r)
 		if err != nil {
+			restore()
 			return err
 		}
-		h.ix = paperindex.New(facts)
-		rep.Read = len(facts)
+		h.ix = ix
+		rep.Read = n
 		h.dmu.Lock()
 		h.have = true
 		h.dmu.Unlock()
@@ -181,29 +182,34 @@ func (h *facetHolder) refresh(ctx context.Context, st Store) error {
 	return nil
 }
 
-// loadFacts reads every paper with its subjects, concepts and people:
-// three passes over the store (nodes, paper out-edges, paper in-edges).
-func loadFacts(ctx context.Context, r Reader) ([]paperindex.Facts, error) {
-	var facts []paperindex.Facts
-	at := map[NodeID]int{}
-	if err := r.KindNodes(KindPaper, func(n Node) bool {
-		at[n.ID] = len(facts)
-		facts = append(facts, nodeFacts(&n))
+// loadIndex builds the index of every paper with its subjects, concepts
+// and people: three passes over the store (nodes, paper out-edges, paper
+// in-edges), each value put in its row as it is read.
+func loadIndex(ctx context.Context, r Reader) (*paperindex.Index, int, error) {
+	b := paperindex.NewBuilder(0)
+	n := 0
+	if err := r.KindNodes(KindPaper, func(p Node) bool {
+		f := nodeFacts(&p)
+		b.Paper(&f)
+		n++
 		return ctx.Err() == nil
 	}); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for _, dir := range []Direction{Out, In} {
 		if err := r.KindAllEdges(KindPaper, dir, func(p NodeID, t EdgeType, o NodeID, w float64) bool {
-			if i, ok := at[p]; ok {
-				addFact(&facts[i], t, o, w)
+			if d, ok := factDim(t); ok {
+				b.Add(uint64(p), d, uint64(o), w)
 			}
 			return ctx.Err() == nil
 		}); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
-	return facts, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	return b.Build(), n, nil
 }
 
 // readFacts reads one paper's facts; false when it is no longer stored.
@@ -230,15 +236,32 @@ func nodeFacts(n *Node) paperindex.Facts {
 	return paperindex.Facts{ID: uint64(n.ID), Date: PaperDate(n).packed(), Title: ident.TitleKey(n.Label), Venue: ident.FoldKey(n.Venue), Words: titleWords(n.Label)}
 }
 
-// addFact records one of the paper's edges.
-func addFact(f *paperindex.Facts, t EdgeType, o NodeID, w float64) {
+// factDim is the index's dimension of a paper's edge of type t.
+func factDim(t EdgeType) (int, bool) {
 	switch t {
 	case Mentions:
+		return paperindex.Concept, true
+	case InSubject:
+		return paperindex.Subject, true
+	case Authored:
+		return paperindex.Author, true
+	}
+	return 0, false
+}
+
+// addFact records one of the paper's edges.
+func addFact(f *paperindex.Facts, t EdgeType, o NodeID, w float64) {
+	d, ok := factDim(t)
+	if !ok {
+		return
+	}
+	switch d {
+	case paperindex.Concept:
 		f.Concepts = append(f.Concepts, uint64(o))
 		f.Weights = append(f.Weights, w)
-	case InSubject:
+	case paperindex.Subject:
 		f.Subjects = append(f.Subjects, uint64(o))
-	case Authored:
+	case paperindex.Author:
 		f.Authors = append(f.Authors, uint64(o))
 	}
 }

@@ -128,19 +128,11 @@ type relOrder struct {
 
 // New builds the index of the given papers.
 func New(facts []Facts) *Index {
-	ix := &Index{row: make(map[uint64]uint32, len(facts)), venues: map[string]uint32{}, words: map[string]uint32{}}
-	for d := range ix.dicts {
-		ix.dicts[d].ord = map[uint64]uint32{}
-	}
-	ix.rows = make([]row, 0, len(facts))
+	b := NewBuilder(len(facts))
 	for i := range facts {
-		ix.row[facts[i].ID] = uint32(len(ix.rows))
-		ix.rows = append(ix.rows, ix.makeRow(&facts[i]))
+		b.Paper(&facts[i])
 	}
-	ix.live = len(ix.rows)
-	ix.reindex()
-	ix.weigh()
-	return ix
+	return b.Build()
 }
 
 // Live is the number of papers in the index.
@@ -181,11 +173,14 @@ func (ix *Index) makeRow(f *Facts) row {
 	if len(f.Concepts) > 0 {
 		r.weights = make([]uint16, len(f.Concepts))
 		for i, w := range f.Weights {
-			r.weights[i] = uint16(min(max(w, 0), 1)*1000 + 0.5)
+			r.weights[i] = conceptWeight(w)
 		}
 	}
 	return r
 }
+
+// conceptWeight is how a row holds a concept's weight in [0, 1].
+func conceptWeight(w float64) uint16 { return uint16(min(max(w, 0), 1)*1000 + 0.5) }
 
 func (ix *Index) key(r uint32) Key {
 	row := &ix.rows[r]

@@ -63,6 +63,7 @@ func cmdBench(ctx context.Context, args []string, std stdio) error {
 	kuzuDir := fs.String("kuzu", "testdata/bench/kuzu", "the Kuzu peer's folder (bench.js, with npm ci run there)")
 	jsonOut := fs.String("json", "", "also write every run as JSON to this file")
 	inputs := fs.Int("inputs", 200, "inputs drawn per question")
+	serveFlags := fs.String("serve-flags", "", "more flags for the kg serve it starts, space-separated (e.g. \"--mem-limit-mb 1200\")")
 	if _, err := parseFlags(fs, args, &c, std.err); err != nil {
 		return err
 	}
@@ -121,11 +122,17 @@ func cmdBench(ctx context.Context, args []string, std stdio) error {
 		return err
 	}
 	if want("kg-http") {
-		srv, err := startKG(dir, std)
+		srv, err := startKG(dir, strings.Fields(*serveFlags), std)
 		if err != nil {
 			return err
 		}
+		if m := srv.memory(); m != "" {
+			fmt.Fprintf(std.err, "kg serve ready: %s\n", m)
+		}
 		runs = append(runs, measure(std, "kg-http", qs, cfg, srv.ask)...)
+		if m := srv.memory(); m != "" {
+			fmt.Fprintf(std.err, "kg serve after the questions: %s\n", m)
+		}
 		srv.stop()
 	}
 	if want("postgres") {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -19,9 +20,10 @@ type kgServer struct {
 	cmd    *exec.Cmd
 	url    string
 	client *http.Client
+	exited chan error // cmd.Wait's result
 }
 
-func startKG(dir string, std stdio) (*kgServer, error) {
+func startKG(dir string, extra []string, std stdio) (*kgServer, error) {
 	bin, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -32,30 +34,60 @@ func startKG(dir string, std stdio) (*kgServer, error) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	cmd := exec.Command(bin, "serve", "--data", dir, "--addr", addr, "--log-level", "warn")
+	cmd := exec.Command(bin, append([]string{"serve", "--data", dir, "--addr", addr, "--log-level", "warn"}, extra...)...)
 	cmd.Stdout, cmd.Stderr = std.err, std.err
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
 	s := &kgServer{cmd: cmd, url: "http://" + addr + "/graphql",
 		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}, Timeout: 30 * time.Second}}
-	for range 300 {
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// a large store takes a while: serve verifies every table and builds
+	// the facet index before it answers (~1 min for 1M papers)
+	const patience = 10 * time.Minute
+	for deadline := time.Now().Add(patience); time.Now().Before(deadline); {
 		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
+				s.exited = exited
 				return s, nil
 			}
 		}
-		time.Sleep(100 * time.Millisecond)
+		select {
+		case err := <-exited:
+			return nil, fmt.Errorf("kg serve on %s exited before it answered /healthz: %v", dir, err)
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
-	s.stop()
-	return nil, fmt.Errorf("kg serve on %s did not become healthy in 30 s", addr)
+	cmd.Process.Kill()
+	<-exited
+	return nil, fmt.Errorf("kg serve on %s did not become healthy in %v", dir, patience)
+}
+
+// memory reports the server's resident memory now and at its peak, as
+// the kernel counts them (/proc/PID/status: VmRSS, VmHWM), or "" where
+// there is no /proc.
+func (s *kgServer) memory() string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		return ""
+	}
+	var rss, hwm string
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			rss = strings.TrimSpace(v)
+		} else if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			hwm = strings.TrimSpace(v)
+		}
+	}
+	return fmt.Sprintf("resident %s, peak %s", rss, hwm)
 }
 
 func (s *kgServer) stop() {
 	s.cmd.Process.Signal(os.Interrupt)
 	done := make(chan struct{})
-	go func() { s.cmd.Wait(); close(done) }()
+	go func() { <-s.exited; close(done) }()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -62,6 +63,8 @@ close the store.`, std.err, &c)
 	verifyEvery := fs.Duration("verify-every", time.Hour, "read every table again this often while serving; when one is damaged, answer every request with INTERNAL naming it (0: never)")
 	cacheControl := fs.String("cache-control", envOr("KG_CACHE_CONTROL", "no-cache"), "Cache-Control of query answers over GET, which carry an ETag and answer If-None-Match with 304 (env KG_CACHE_CONTROL; e.g. max-age=30)")
 	c.profileFlag(fs, "write a CPU profile of the whole run to this file (written at shutdown)")
+	memprofile := fs.String("memprofile", "", "write a heap profile to this file once the facet index is built (what serving holds before the first request)")
+	memLimit := fs.Int("mem-limit-mb", 0, "soft limit of the Go heap in MiB: the collector works harder near it instead of letting the heap grow to twice what is live (0: none; GOMEMLIMIT wins); the facet index holds ~1 KB a paper")
 	log, err := parseFlags(fs, args, &c, std.err)
 	if err != nil {
 		return err
@@ -72,6 +75,9 @@ close the store.`, std.err, &c)
 	}
 	if *token != "" && len(*token) < 16 {
 		return fmt.Errorf("--write-token is %d characters; use at least 16 (e.g. openssl rand -hex 16)", len(*token))
+	}
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set && *memLimit > 0 {
+		debug.SetMemoryLimit(int64(*memLimit) << 20)
 	}
 	db, err := openStoreWith(storeOptions(c.data, *readOnly, false, log).WithVerifyBlocks(true).WithSync(*syncWrites))
 	if err != nil {
@@ -147,6 +153,11 @@ close the store.`, std.err, &c)
 	// index: built now rather than by the first request
 	if err := svc.PrepareIndex(ctx); err != nil {
 		return fmt.Errorf("build the facet index: %w", err)
+	}
+	if *memprofile != "" {
+		if err := writeHeapProfile(*memprofile); err != nil {
+			log.Error().Err(err).Str("file", *memprofile).Msg("heap profile not written")
+		}
 	}
 	var origins []string
 	for _, o := range strings.Split(*cors, ",") {

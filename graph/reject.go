@@ -75,7 +75,7 @@ func (w *writer) checkModifier(c NodeID, deg int64) error {
 // found said by surface papers, too few of them as a noun, and drops the
 // links the scan found for them from add; then it unlinks every rejected
 // concept (rejectPending).
-func (s *Service) rejectModifiers(ctx context.Context, surface map[NodeID]int, add map[NodeID]map[NodeID]float64) error {
+func (s *Service) rejectModifiers(ctx context.Context, surface map[NodeID]int, add *gains) error {
 	if len(surface) > 0 {
 		var rejected []NodeID
 		if err := s.store.Update(ctx, func(tx Tx) error {
@@ -120,13 +120,7 @@ func (s *Service) rejectModifiers(ctx context.Context, surface map[NodeID]int, a
 			for _, c := range rejected {
 				gone[c] = true
 			}
-			for _, cs := range add {
-				for c := range cs {
-					if gone[c] {
-						delete(cs, c)
-					}
-				}
-			}
+			add.drop(func(c NodeID) bool { return gone[c] })
 		}
 	}
 	return s.rejectPending(ctx)

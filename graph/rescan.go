@@ -25,9 +25,9 @@ const rescanChunk = 2000
 // 0.1 for one mention, 0.05 more a mention, at most 0.5. It also counts,
 // for each concept named by one word, the scanned papers that say it
 // (rejectModifiers).
-func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]float64, marked []NodeID, surface map[NodeID]int, err error) {
+func (s *Service) rescanPlan(ctx context.Context) (add *gains, marked []NodeID, surface map[NodeID]int, err error) {
 	if s.terms == nil {
-		return nil, nil, nil, nil
+		return &gains{}, nil, nil, nil
 	}
 	r, err := s.store.Read(ctx)
 	if err != nil {
@@ -89,7 +89,7 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 	for _, c := range marked {
 		newest = max(newest, c.Seq())
 	}
-	add = map[NodeID]map[NodeID]float64{}
+	add = &gains{}
 	var after NodeID
 	scanned, read := 0, 0
 	printer, _ := s.terms.(ScanPrinter)
@@ -162,8 +162,8 @@ func (s *Service) rescanPlan(ctx context.Context) (add map[NodeID]map[NodeID]flo
 			}
 		}
 		for i, f := range found {
-			if f != nil {
-				add[ids[i]] = f
+			for c, w := range f {
+				add.add(ids[i], c, w)
 			}
 			for _, c := range said[i] {
 				surface[c]++

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"maps"
 	"slices"
 	"strconv"
 
@@ -64,19 +63,17 @@ func (s *Service) settle(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		for p, cs := range rescan { // one rewrite of a paper for both
-			for c, w := range cs {
-				plan.gain(p, c, w)
-			}
+		if rescan != nil { // one rewrite of a paper for both
+			plan.add.merge(rescan)
+			rescan = nil
 		}
-		rescan = nil
 		if plan.empty() {
 			break
 		}
 		if err := s.settleApply(ctx, plan); err != nil {
 			return err
 		}
-		linked += len(plan.add)
+		linked += plan.add.count()
 		s.report(StageLink, linked, 0)
 		// words found modifiers as papers were linked to them go; a
 		// broader term made for their narrower ones is linked next round
@@ -113,10 +110,10 @@ func (s *Service) settle(ctx context.Context) error {
 
 // settlement is one round of SettleConcepts.
 type settlement struct {
-	add      map[NodeID]map[NodeID]float64 // paper → concepts it gains, with weights
-	postings []posting                     // term uses consumed
-	firsts   []string                      // document-frequency keys whose first paper is consumed
-	done     []NodeID                      // concepts whose users are all in this round
+	add      gains     // papers and the concepts they gain, with weights
+	postings []posting // term uses consumed
+	firsts   []string  // document-frequency keys whose first paper is consumed
+	done     []NodeID  // concepts whose users are all in this round
 }
 
 type posting struct {
@@ -124,14 +121,9 @@ type posting struct {
 	paper NodeID
 }
 
-func (p *settlement) empty() bool { return len(p.done) == 0 && len(p.postings) == 0 && len(p.add) == 0 }
+func (p *settlement) empty() bool { return len(p.done) == 0 && len(p.postings) == 0 && p.add.empty() }
 
-func (p *settlement) gain(paper, c NodeID, w float64) {
-	if p.add[paper] == nil {
-		p.add[paper] = map[NodeID]float64{}
-	}
-	p.add[paper][c] = max(p.add[paper][c], w)
-}
+func (p *settlement) gain(paper, c NodeID, w float64) { p.add.add(paper, c, w) }
 
 // settlePlan reads the pending concepts and their earlier users.
 func (s *Service) settlePlan(ctx context.Context) (*settlement, error) {
@@ -140,16 +132,14 @@ func (s *Service) settlePlan(ctx context.Context) (*settlement, error) {
 		return nil, err
 	}
 	defer r.Close()
-	plan := &settlement{add: map[NodeID]map[NodeID]float64{}}
+	plan := &settlement{}
 	// every paper's pending links (addMentions writes them)
 	waiting, err := pendingPapers(r)
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range waiting {
-		if plan.add[p] == nil {
-			plan.add[p] = map[NodeID]float64{}
-		}
+		plan.add.touch(p)
 	}
 	var pending []NodeID
 	if err := r.Terms(IdxBackfill, "", func(_ string, c NodeID) bool {
@@ -200,11 +190,12 @@ func (s *Service) settlePlan(ctx context.Context) (*settlement, error) {
 // size (each committed while the next is built, when the store can); then
 // removes the uses and pending marks it consumed.
 func (s *Service) settleApply(ctx context.Context, plan *settlement) error {
-	papers := slices.Sorted(maps.Keys(plan.add))
+	plan.add.pack()
+	papers := plan.add.papers
 	live := map[NodeID]bool{}
 	if err := s.eachBatch(ctx, len(papers), func(w *writer, i int) error {
 		w.live = live
-		return w.addMentions(papers[i], w.existing(plan.add[papers[i]]))
+		return w.addMentions(papers[i], w.existing(plan.add.of(i)))
 	}); err != nil {
 		return err
 	}

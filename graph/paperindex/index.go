@@ -3,6 +3,7 @@ package paperindex
 import (
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -141,7 +142,8 @@ func (ix *Index) Live() int { return ix.live }
 func (ix *Index) makeRow(f *Facts) row {
 	title := f.Title
 	if len(title) > titleOrderLen {
-		title = title[:titleOrderLen]
+		// a copy: the clipped key would hold the whole title's bytes
+		title = strings.Clone(title[:titleOrderLen])
 	}
 	r := row{id: f.ID, date: f.Date, title: title}
 	for _, w := range f.Words {

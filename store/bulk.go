@@ -41,6 +41,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -269,7 +270,10 @@ func (db *DB) bulkUpdate(ctx context.Context, fn func(graph.Tx) error, committed
 	if committed != nil {
 		committed(nil)
 	}
-	if b.tier.bytes()+b.carry.size()+b.back.size() > b.budget {
+	if size := b.tier.bytes() + b.carry.size() + b.back.size(); size > b.budget {
+		return db.flushBulk(false)
+	} else if pressedFlush(size, b.budget) {
+		db.log.Info().Int64("tierBytes", size).Int64("memLimit", debug.SetMemoryLimit(-1)).Msg("bulk load: the live heap is near the memory limit; the tier is written early")
 		return db.flushBulk(false)
 	}
 	return nil

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -154,11 +156,12 @@ func storeSum(t *testing.T, dir string) (uint64, graph.NodeID) {
 // A bulk load leaves the store a transactional run leaves, key for key,
 // ids included: written once at the end, and written in many flushes (a
 // budget so small that every commit flushes, so that later commits read
-// through to Badger and delete what earlier flushes wrote).
+// through to Badger and delete what earlier flushes wrote; or the heap
+// near the memory limit at every commit).
 func TestBulkEqualsTransactional(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		dirs := map[string]string{}
-		for _, mode := range []string{"transactional", "bulk", "bulk, a flush a commit"} {
+		for _, mode := range []string{"transactional", "bulk", "bulk, a flush a commit", "bulk, pressed for memory"} {
 			dir := filepath.Join(t.TempDir(), "d")
 			db, err := store.Open(store.DefaultOptions(dir))
 			if err != nil {
@@ -172,10 +175,17 @@ func TestBulkEqualsTransactional(t *testing.T) {
 					store.SetBulkBudgetBytes(db, 1) // every commit passes it
 				}
 			}
-			workload(t, db, seed)
-			if strings.Contains(mode, "flush") && store.BulkFlushes(db) < 60 {
-				t.Fatalf("%d flushes in 60 commits", store.BulkFlushes(db))
+			restore := func() {}
+			if strings.Contains(mode, "pressed") {
+				restore = store.PressEveryCommit()
 			}
+			workload(t, db, seed)
+			if mode != "transactional" {
+				if flushes := store.BulkFlushes(db); (mode == "bulk") != (flushes == 0) || mode != "bulk" && flushes < 60 {
+					t.Fatalf("%s: %d flushes in 60 commits", mode, flushes)
+				}
+			}
+			restore()
 			if err := db.EndBulk(); err != nil {
 				t.Fatal(err)
 			}
@@ -199,6 +209,25 @@ func TestBulkEqualsTransactional(t *testing.T) {
 // While a bulk load runs, the store's folder holds its marker; a store
 // left with it (the process killed) is refused by every Open but the one
 // that starts the load over, which drops what the killed load left.
+// The heap is pressed only under a soft memory limit it nears.
+func TestHeapPressed(t *testing.T) {
+	old := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(old)
+	if store.HeapPressed() {
+		t.Error("pressed without a memory limit")
+	}
+	debug.SetMemoryLimit(1 << 40)
+	if store.HeapPressed() {
+		t.Error("pressed under a limit of 1 TiB")
+	}
+	debug.SetMemoryLimit(1)
+	pressed := store.HeapPressed()
+	debug.SetMemoryLimit(old)
+	if !pressed {
+		t.Error("not pressed under a limit of one byte")
+	}
+}
+
 func TestBulkMarker(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "d")
 	db, err := store.Open(store.DefaultOptions(dir))

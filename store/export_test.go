@@ -94,3 +94,14 @@ func BulkFlushes(db *DB) int {
 	defer db.wmu.Unlock()
 	return db.bulk.flushes
 }
+
+// PressEveryCommit makes every commit of a bulk load find the heap near
+// the memory limit, until the function it returns is called.
+func PressEveryCommit() (restore func()) {
+	old := pressedFlush
+	pressedFlush = func(size, _ int64) bool { return size > 0 }
+	return func() { pressedFlush = old }
+}
+
+// HeapPressed is heapPressed.
+func HeapPressed() bool { return heapPressed() }

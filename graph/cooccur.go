@@ -184,12 +184,7 @@ func (s *Service) recountCoOccurrence(ctx context.Context, dirty []NodeID) error
 	if err != nil {
 		return err
 	}
-	toCount := make(map[NodeID]bool, len(dirty))
-	for _, p := range dirty {
-		toCount[p] = true
-	}
-	counts := map[coPair]int32{}
-	tops := map[NodeID][]NodeID{} // the new counted sets of the papers to count
+	tally, sets := newPairTally(), newCountedSets(dirty)
 	var paper NodeID
 	mentions := map[NodeID]float64{}
 	endPaper := func() {
@@ -197,14 +192,8 @@ func (s *Service) recountCoOccurrence(ctx context.Context, dirty []NodeID) error
 			return
 		}
 		top := slices.Sorted(maps.Keys(topConcepts(mentions)))
-		for x, a := range top {
-			for _, b := range top[x+1:] {
-				counts[coPair{a, b}]++
-			}
-		}
-		if toCount[paper] {
-			tops[paper] = top
-		}
+		tally.add(top)
+		sets.put(tally, paper, top)
 		clear(mentions)
 	}
 	err = r.KindEdges(KindPaper, Mentions, func(src, c NodeID, w float64) bool {
@@ -217,23 +206,12 @@ func (s *Service) recountCoOccurrence(ctx context.Context, dirty []NodeID) error
 	})
 	endPaper()
 	// the stored pairs that change
-	type change struct {
-		p coPair
-		n int64
-	}
-	var changes []change
 	var kept int64
 	if err == nil {
 		err = r.AllPairs(CoOccurs, func(a, b NodeID, n int64) bool {
-			p := coPair{a, b}
-			c := int64(counts[p])
-			if c != n {
-				changes = append(changes, change{p, c})
-			}
-			if c > 0 {
+			if tally.settle(a, b, n) {
 				kept++
 			}
-			delete(counts, p)
 			return ctx.Err() == nil
 		})
 	}
@@ -244,11 +222,8 @@ func (s *Service) recountCoOccurrence(ctx context.Context, dirty []NodeID) error
 	if err != nil {
 		return err
 	}
-	total := kept + int64(len(counts))
-	for p, n := range counts {
-		changes = append(changes, change{p, int64(n)})
-	}
-	counts = nil
+	changes, counted, ids := tally.changes()
+	total := kept + counted
 	// Each row is set once a side: the rows of the pairs' second ends (b),
 	// then those of their first (a). Set pair by pair, a concept's row was
 	// read and rewritten in every batch that held one of its pairs: at
@@ -258,13 +233,11 @@ func (s *Service) recountCoOccurrence(ctx context.Context, dirty []NodeID) error
 	// that reads as set is set on both sides, and one that does not is
 	// found again.
 	for side := range 2 {
-		owner, other := func(c change) NodeID { return c.p.b }, func(c change) NodeID { return c.p.a }
+		owner, other := func(c pairChange) NodeID { return ids[c.b] }, func(c pairChange) NodeID { return ids[c.a] }
 		if side == 1 {
 			owner, other = other, owner
 		}
-		slices.SortFunc(changes, func(x, y change) int {
-			return cmp.Or(cmp.Compare(owner(x), owner(y)), cmp.Compare(other(x), other(y)))
-		})
+		sortPairChanges(changes, side)
 		var rows []int // where each owner's changes start
 		for i := range changes {
 			if i == 0 || owner(changes[i]) != owner(changes[i-1]) {
@@ -276,25 +249,27 @@ func (s *Service) recountCoOccurrence(ctx context.Context, dirty []NodeID) error
 		if err := s.eachBatch(ctx, len(rows)-1, func(w *writer, i int) error {
 			counts = counts[:0]
 			for _, c := range changes[rows[i]:rows[i+1]] {
-				counts = append(counts, PairCount{other(c), c.n})
+				counts = append(counts, PairCount{other(c), int64(c.n)})
 			}
 			return w.tx.SetPairsOf(CoOccurs, owner(changes[rows[i]]), counts)
 		}); err != nil {
 			return err
 		}
 	}
+	changes = nil
 	if err := s.eachBatch(ctx, len(dirty), func(w *writer, i int) error {
 		p := dirty[i]
 		if err := w.tx.DeleteTerm(IdxCoDirty, authorTerm(p), p); err != nil {
 			return err
 		}
 		n, err := w.tx.Node(p)
-		if ErrorCode(err) == NotFound || err == nil && slices.Equal(n.CoOccurs, tops[p]) {
+		top := sets.get(tally.ids, p)
+		if ErrorCode(err) == NotFound || err == nil && slices.Equal(n.CoOccurs, top) {
 			return nil
 		} else if err != nil {
 			return err
 		}
-		n.CoOccurs = tops[p]
+		n.CoOccurs = top
 		return w.tx.PutNode(n)
 	}); err != nil {
 		return err

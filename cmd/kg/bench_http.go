@@ -65,23 +65,26 @@ func startKG(dir string, extra []string, std stdio) (*kgServer, error) {
 	return nil, fmt.Errorf("kg serve on %s did not become healthy in %v", dir, patience)
 }
 
-// memory reports the server's resident memory now and at its peak, as
-// the kernel counts them (/proc/PID/status: VmRSS, VmHWM), or "" where
-// there is no /proc.
+// memory reports the server's resident memory now and at its peak, and
+// the part of it that is not mapped files (Badger's tables, which the
+// kernel drops first when memory is short), as the kernel counts them
+// (/proc/PID/status: VmRSS, VmHWM, RssAnon), or "" where there is no /proc.
 func (s *kgServer) memory() string {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
 	if err != nil {
 		return ""
 	}
-	var rss, hwm string
+	var rss, hwm, anon string
 	for _, line := range strings.Split(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
 			rss = strings.TrimSpace(v)
 		} else if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
 			hwm = strings.TrimSpace(v)
+		} else if v, ok := strings.CutPrefix(line, "RssAnon:"); ok {
+			anon = strings.TrimSpace(v)
 		}
 	}
-	return fmt.Sprintf("resident %s, peak %s", rss, hwm)
+	return fmt.Sprintf("resident %s, peak %s, anonymous now %s", rss, hwm, anon)
 }
 
 func (s *kgServer) stop() {

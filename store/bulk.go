@@ -69,6 +69,7 @@ const DefaultBulkMB = 1024
 type bulkLoad struct {
 	tier    *tier
 	flushes int    // flushes done: Badger holds the load's earlier keys when > 0
+	flushGC uint64 // collections completed when the last flush ended (pressure.go)
 	next    uint64 // the id sequence's next value (Badger's Sequence is not used)
 	budget  int64
 	failed  error // a flush that failed: the load cannot end (its tier is gone or half written)
@@ -272,7 +273,7 @@ func (db *DB) bulkUpdate(ctx context.Context, fn func(graph.Tx) error, committed
 	}
 	if size := b.tier.bytes() + b.carry.size() + b.back.size(); size > b.budget {
 		return db.flushBulk(false)
-	} else if pressedFlush(size, b.budget) {
+	} else if pressedFlush(size, b.budget, b.flushGC) {
 		db.log.Info().Int64("tierBytes", size).Int64("memLimit", debug.SetMemoryLimit(-1)).Msg("bulk load: the live heap is near the memory limit; the tier is written early")
 		return db.flushBulk(false)
 	}
@@ -396,6 +397,7 @@ func (db *DB) flushBulk(final bool) error {
 	b.carry = carry
 	db.flushEpoch.Add(1)
 	b.tier = newTier()
+	b.flushGC = gcCycles()
 	readBackBytes := b.back.size()
 	b.back = nil
 	if !final {

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -220,11 +221,35 @@ func TestHeapPressed(t *testing.T) {
 	if store.HeapPressed() {
 		t.Error("pressed under a limit of 1 TiB")
 	}
+	runtime.GC() // the live heap is known from the first collection on
 	debug.SetMemoryLimit(1)
 	pressed := store.HeapPressed()
 	debug.SetMemoryLimit(old)
 	if !pressed {
 		t.Error("not pressed under a limit of one byte")
+	}
+}
+
+// A tier is flushed for pressure only when it is worth a flush and a
+// collection has run wholly since the last flush (before, the live heap
+// still counts the tier written).
+func TestFlushForPressure(t *testing.T) {
+	yes, no := func() bool { return true }, func() bool { return false }
+	for _, c := range []struct {
+		size, budget    int64
+		cycles, atFlush uint64
+		pressed         func() bool
+		want            bool
+	}{
+		{200, 800, 12, 10, yes, true},
+		{200, 800, 12, 10, no, false},
+		{100, 800, 12, 10, yes, false}, // an eighth of the budget: not worth it
+		{200, 800, 11, 10, yes, false}, // one collection since: it may have begun before
+		{200, 800, 10, 10, yes, false},
+	} {
+		if got := store.FlushForPressure(c.size, c.budget, c.cycles, c.atFlush, c.pressed); got != c.want {
+			t.Errorf("size %d of %d, %d collections after %d: %v, want %v", c.size, c.budget, c.cycles, c.atFlush, got, c.want)
+		}
 	}
 }
 

@@ -99,9 +99,12 @@ func BulkFlushes(db *DB) int {
 // the memory limit, until the function it returns is called.
 func PressEveryCommit() (restore func()) {
 	old := pressedFlush
-	pressedFlush = func(size, _ int64) bool { return size > 0 }
+	pressedFlush = func(size, _ int64, _ uint64) bool { return size > 0 }
 	return func() { pressedFlush = old }
 }
 
 // HeapPressed is heapPressed.
 func HeapPressed() bool { return heapPressed() }
+
+// FlushForPressure is flushForPressure.
+var FlushForPressure = flushForPressure

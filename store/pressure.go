@@ -13,7 +13,10 @@ import (
 // the heap left live by the last collection is near the soft memory
 // limit (debug.SetMemoryLimit, kg ingest's --mem-limit-mb) and the tier
 // holds enough to be worth a flush: what is written yields memory to what
-// is being computed.
+// is being computed. The live heap is known as of the last collection
+// only: until one has run wholly since the last flush, it counts the tier
+// just written, and is not read (a 1M load flushed tiers of 135 MB again
+// and again, a few seconds after each full one).
 
 // pressureShare: the heap is pressed past limit - limit/pressureShare.
 const pressureShare = 10
@@ -22,8 +25,6 @@ const pressureShare = 10
 // flushed for pressure (each flush is a sorted run Badger merges later).
 const pressureMinTier = 8
 
-var liveHeap = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-
 // heapPressed reports whether the live heap is within a tenth of the soft
 // memory limit (never without a limit).
 func heapPressed() bool {
@@ -31,16 +32,35 @@ func heapPressed() bool {
 	if limit <= 0 || limit == 1<<63-1 {
 		return false
 	}
-	s := []metrics.Sample{liveHeap[0]}
+	live, ok := readUint64("/gc/heap/live:bytes")
+	return ok && int64(live) > limit-limit/pressureShare
+}
+
+// gcCycles is how many collections have completed.
+func gcCycles() uint64 {
+	n, _ := readUint64("/gc/cycles/total:gc-cycles")
+	return n
+}
+
+func readUint64(name string) (uint64, bool) {
+	s := []metrics.Sample{{Name: name}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
-		return false
+		return 0, false
 	}
-	return int64(s[0].Value.Uint64()) > limit-limit/pressureShare
+	return s[0].Value.Uint64(), true
 }
 
 // pressedFlush reports whether a commit flushes a tier of the given size
-// for memory pressure (a variable for tests).
-var pressedFlush = func(size, budget int64) bool {
-	return size > budget/pressureMinTier && heapPressed()
+// for memory pressure, gcAtFlush being gcCycles at the end of the last
+// flush: the second collection since began after the old tier was let
+// go (a variable for tests).
+var pressedFlush = func(size, budget int64, gcAtFlush uint64) bool {
+	return flushForPressure(size, budget, gcCycles(), gcAtFlush, heapPressed)
+}
+
+// flushForPressure is pressedFlush's rule, given the collections completed
+// now and the heap's test.
+func flushForPressure(size, budget int64, cycles, gcAtFlush uint64, pressed func() bool) bool {
+	return size > budget/pressureMinTier && cycles > gcAtFlush+1 && pressed()
 }

@@ -271,9 +271,10 @@ func (db *DB) bulkUpdate(ctx context.Context, fn func(graph.Tx) error, committed
 	if committed != nil {
 		committed(nil)
 	}
-	if size := b.tier.bytes() + b.carry.size() + b.back.size(); size > b.budget {
+	freed := b.tier.bytes() + b.back.size() // what a flush lets go
+	if size := freed + b.carry.size(); size > b.budget {
 		return db.flushBulk(false)
-	} else if pressedFlush(size, b.budget, b.flushGC) {
+	} else if pressedFlush(freed, b.budget, b.flushGC) {
 		db.log.Info().Int64("tierBytes", size).Int64("memLimit", debug.SetMemoryLimit(-1)).Msg("bulk load: the live heap is near the memory limit; the tier is written early")
 		return db.flushBulk(false)
 	}

@@ -51,10 +51,12 @@ func readUint64(name string) (uint64, bool) {
 	return s[0].Value.Uint64(), true
 }
 
-// pressedFlush reports whether a commit flushes a tier of the given size
-// for memory pressure, gcAtFlush being gcCycles at the end of the last
-// flush: the second collection since began after the old tier was let
-// go (a variable for tests).
+// pressedFlush reports whether a commit flushes a tier for memory
+// pressure: size is what the flush lets go (the tier and the cache of
+// values read back; not the carried counters, which stay: counted, a 1M
+// load's 93 MB of them made a flush of every 20 MB of writes), gcAtFlush
+// gcCycles at the end of the last flush (the second collection since
+// began after the old tier was let go). A variable for tests.
 var pressedFlush = func(size, budget int64, gcAtFlush uint64) bool {
 	return flushForPressure(size, budget, gcCycles(), gcAtFlush, heapPressed)
 }

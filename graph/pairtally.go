@@ -15,6 +15,7 @@ type pairTally struct {
 	num    map[NodeID]uint32
 	ids    []NodeID // by number
 	counts map[uint64]int32
+	buf    []uint64 // add's numbers
 }
 
 func newPairTally() *pairTally {
@@ -37,11 +38,16 @@ func (t *pairTally) key(a, b NodeID) uint64 {
 	return uint64(t.number(a))<<32 | uint64(t.number(b))
 }
 
-// add counts the pairs of a paper's counted set top (ascending ids).
+// add counts the pairs of a paper's counted set top (ascending ids), each
+// concept's number looked up once.
 func (t *pairTally) add(top []NodeID) {
-	for x, a := range top {
-		for _, b := range top[x+1:] {
-			t.counts[t.key(a, b)]++
+	t.buf = t.buf[:0]
+	for _, c := range top {
+		t.buf = append(t.buf, uint64(t.number(c)))
+	}
+	for x, a := range t.buf {
+		for _, b := range t.buf[x+1:] {
+			t.counts[a<<32|b]++
 		}
 	}
 }

@@ -25,10 +25,16 @@ func (x coPair) compare(y coPair) int {
 // countCoOccurrence counts a paper's co-occurrence pairs for its mentions
 // cur: the pairs of its best concepts (topConcepts) that were not counted
 // for it before gain one, the pairs counted before (the set kept on the
-// paper) that are no longer lose one. The changes are summed over the
-// transaction (flushPairs writes them) and land in the same transaction as
-// the paper's new counted set and the removal of its IdxCoDirty mark, so
-// every pair is counted once for the paper, whatever interrupts a run.
+// paper) that are no longer lose one. The changes land in the
+// transaction's pair rows at once (each row is read once a transaction
+// and written once, at commit), in the same transaction as the paper's
+// new counted set and the removal of its IdxCoDirty mark, so every pair is
+// counted once for the paper, whatever interrupts a run.
+//
+// They were summed apart and written at the end of the transaction, where
+// the transaction's size (Pending) did not see them: at 1M papers a
+// settle's batch of 126k dirty papers grew to 12 MB of row parts, past
+// Badger's limit ("Txn is too big").
 func (w *writer) countCoOccurrence(n *Node, cur map[NodeID]float64) error {
 	if err := w.tx.DeleteTerm(IdxCoDirty, authorTerm(n.ID), n.ID); err != nil {
 		return err
@@ -37,38 +43,23 @@ func (w *writer) countCoOccurrence(n *Node, cur map[NodeID]float64) error {
 	if slices.Equal(top, n.CoOccurs) {
 		return nil
 	}
-	if w.co == nil {
-		w.co = map[coPair]int64{}
-	}
 	for _, pass := range []struct {
 		from, other []NodeID
 		d           int64
 	}{{top, n.CoOccurs, 1}, {n.CoOccurs, top, -1}} {
 		for x, a := range pass.from {
 			for _, b := range pass.from[x+1:] {
-				if !slices.Contains(pass.other, a) || !slices.Contains(pass.other, b) {
-					w.co[coPair{min(a, b), max(a, b)}] += pass.d
+				if slices.Contains(pass.other, a) && slices.Contains(pass.other, b) {
+					continue
+				}
+				if err := w.pair(CoOccurs, min(a, b), max(a, b), pass.d); err != nil {
+					return err
 				}
 			}
 		}
 	}
 	n.CoOccurs = top
 	return w.tx.PutNode(*n)
-}
-
-// flushPairs writes the co-occurrence changes summed in the transaction,
-// in key order.
-func (w *writer) flushPairs() error {
-	pairs := slices.SortedFunc(maps.Keys(w.co), coPair.compare)
-	for _, pr := range pairs {
-		if d := w.co[pr]; d != 0 {
-			if err := w.pair(CoOccurs, pr.a, pr.b, d); err != nil {
-				return err
-			}
-		}
-	}
-	w.co = nil
-	return nil
 }
 
 // topConcepts picks a paper's coOccurTop best mentions, by weight then id,

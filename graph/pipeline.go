@@ -505,17 +505,12 @@ func (s *Service) eachBatch(ctx context.Context, n int, fn func(w *writer, i int
 		err := update(ctx, func(tx Tx) error {
 			w := &writer{tx: tx, svc: s, source: "settle", df: map[string]int64{}}
 			for start := i; i < n; i++ {
-				// a pair change is two writes, a few dozen bytes
-				writes, bytes := tx.Pending()
-				if writes, bytes = writes+2*len(w.co), bytes+64*len(w.co); i > start && (writes > settleWrites || bytes > batchBytes) {
+				if writes, bytes := tx.Pending(); i > start && (writes > settleWrites || bytes > batchBytes) {
 					break
 				}
 				if err := fn(w, i); err != nil {
 					return err
 				}
-			}
-			if err := w.flushPairs(); err != nil {
-				return err
 			}
 			return w.flushCounts()
 		})

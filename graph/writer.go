@@ -23,16 +23,15 @@ type writer struct {
 	analyses map[string]TextAnalysis // extractor cache (see analyze)
 	df       map[string]int64        // document frequencies written in this transaction
 
-	paper      NodeID           // the paper whose concepts are being written
-	vocab      *vocabulary      // the store's concept-key filter (useVocabulary)
-	err        error            // a store error met where none could be returned (resolve, txStats)
-	deferLinks bool             // recompute: concepts are created now, papers linked in a later pass
-	tally      voteTally        // recompute: votes are collected, concepts made after the pass
-	co         map[coPair]int64 // co-occurrence changes of the transaction (countCoOccurrence)
-	fresh      map[NodeID]bool  // authors created in this transaction
-	marked     map[string]bool  // names marked for clustering in this transaction
-	profMarked map[NodeID]bool  // a settle's persons whose profile mark it has written (markProfile)
-	live       map[NodeID]bool  // a settle's concepts known to exist, shared by its transactions (existing)
+	paper      NodeID          // the paper whose concepts are being written
+	vocab      *vocabulary     // the store's concept-key filter (useVocabulary)
+	err        error           // a store error met where none could be returned (resolve, txStats)
+	deferLinks bool            // recompute: concepts are created now, papers linked in a later pass
+	tally      voteTally       // recompute: votes are collected, concepts made after the pass
+	fresh      map[NodeID]bool // authors created in this transaction
+	marked     map[string]bool // names marked for clustering in this transaction
+	profMarked map[NodeID]bool // a settle's persons whose profile mark it has written (markProfile)
+	live       map[NodeID]bool // a settle's concepts known to exist, shared by its transactions (existing)
 	blocks     map[NodeID]string
 }
 

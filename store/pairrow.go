@@ -248,6 +248,34 @@ type pairRow struct {
 	base   []pairEntry
 	starts []uint64 // the stored part starts (nil: not split)
 	delta  map[uint64]int64
+	// changed counts the ids in delta per stored part (one part when not
+	// split): the parts flushRows writes, which Pending estimates.
+	changed []int32
+}
+
+// part returns the stored part that holds id.
+func (p *pairRow) part(id uint64) int {
+	if len(p.starts) == 0 {
+		return 0
+	}
+	return sort.Search(len(p.starts), func(i int) bool { return p.starts[i] > id }) - 1
+}
+
+// partCost estimates the bytes a write of part k costs: its key and its
+// entries at 5 bytes each (an id delta and a count; the first id is 9),
+// with a part that is rewritten whole.
+func (p *pairRow) partCost(k int) int {
+	lo, hi := 0, len(p.base)
+	if len(p.starts) > 0 {
+		search := func(s uint64) int {
+			return sort.Search(len(p.base), func(i int) bool { return p.base[i].id >= s })
+		}
+		lo = search(p.starts[k])
+		if k+1 < len(p.starts) {
+			hi = search(p.starts[k+1])
+		}
+	}
+	return 32 + 5*(hi-lo)
 }
 
 type rowID struct {
@@ -330,7 +358,7 @@ func (t *tx) row(et graph.EdgeType, a graph.NodeID) (*pairRow, error) {
 		t.rows = map[rowID]*pairRow{}
 	}
 	t.rows[id] = p
-	t.rowBytes += 10 + 5*len(p.base)
+	p.changed = make([]int32, max(len(p.starts), 1))
 	return p, nil
 }
 
@@ -341,9 +369,12 @@ func (t *tx) setCount(p *pairRow, b graph.NodeID, n int64) {
 	}
 	if !had {
 		t.rowBytes += 5
-		if len(p.delta) == 0 {
+		k := p.part(uint64(b))
+		if p.changed[k] == 0 {
 			t.rowWrites++
+			t.rowBytes += p.partCost(k)
 		}
+		p.changed[k]++
 	}
 	p.delta[uint64(b)] = max(n, 0)
 }
@@ -358,8 +389,10 @@ func (t *tx) undoRows(mark int) {
 		}
 		delete(u.row.delta, u.id)
 		t.rowBytes -= 5
-		if len(u.row.delta) == 0 {
+		k := u.row.part(u.id)
+		if u.row.changed[k]--; u.row.changed[k] == 0 {
 			t.rowWrites--
+			t.rowBytes -= u.row.partCost(k)
 		}
 	}
 }

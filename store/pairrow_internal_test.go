@@ -1,6 +1,8 @@
 package store
 
 import (
+	"context"
+	"errors"
 	"testing"
 
 	"github.com/researchkg/kg/graph"
@@ -79,4 +81,91 @@ func FuzzPairRow(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Pending's bytes cover what the pair rows a transaction changed will
+// write at commit, and not by much more: a transaction is cut by them
+// before Badger's limit ("Txn is too big"). A row only read costs
+// nothing; a change in one part of a split row costs that part.
+func TestPendingCoversRowWrites(t *testing.T) {
+	old := maxPartEntries
+	maxPartEntries = 64
+	defer func() { maxPartEntries = old }()
+	db, err := Open(DefaultOptions("").WithInMemory(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	hubs := []graph.NodeID{graph.MakeID(graph.KindConcept, 1), graph.MakeID(graph.KindConcept, 2), graph.MakeID(graph.KindConcept, 3)}
+	for i := range 10 { // hub rows of 1,000 entries, split in parts of up to 64
+		if err := db.Update(ctx, func(tx graph.Tx) error {
+			for j := range 100 {
+				other := graph.MakeID(graph.KindConcept, uint64(100+i*100+j))
+				for _, h := range hubs {
+					if _, err := tx.AddPair(graph.CoOccurs, h, other, int64(1+j%300)); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	written := func(x *tx) int {
+		n := 0
+		for id, p := range x.rows {
+			if len(p.delta) > 0 {
+				for _, w := range rowWrites(id.t, id.a, p) {
+					n += len(w.k) + len(w.v)
+				}
+			}
+		}
+		return n
+	}
+	err = db.Update(ctx, func(gt graph.Tx) error {
+		x := gt.(*tx)
+		for _, h := range hubs { // read, unchanged
+			if _, err := x.Pair(graph.CoOccurs, h, graph.MakeID(graph.KindConcept, 150)); err != nil {
+				return err
+			}
+		}
+		if _, err := x.row(graph.CoOccurs, hubs[0]); err != nil {
+			return err
+		}
+		if w, b := x.Pending(); w != 0 || b != 0 {
+			t.Errorf("rows read and not changed: Pending %d writes, %d bytes; want none", w, b)
+		}
+		// one count in the middle of hub 1, a new partner of hub 2 and a
+		// change undone by Atomic on hub 3
+		if err := x.SetPair(graph.CoOccurs, hubs[1], graph.MakeID(graph.KindConcept, 555), 7); err != nil {
+			return err
+		}
+		if _, err := x.AddPair(graph.CoOccurs, hubs[2], graph.MakeID(graph.KindConcept, 5000), 1); err != nil {
+			return err
+		}
+		undone := x.Atomic(func() error {
+			if _, err := x.AddPair(graph.CoOccurs, hubs[0], graph.MakeID(graph.KindConcept, 777), 2); err != nil {
+				return err
+			}
+			return errors.New("undo")
+		})
+		if undone == nil {
+			t.Error("Atomic did not return its error")
+		}
+		_, est := x.Pending()
+		got := written(x)
+		if got == 0 || est < got || est > 2*got+256 {
+			t.Errorf("Pending estimates %d bytes for %d written", est, got)
+		}
+		// a whole row of 1,000 entries would be ~5,000 bytes a side
+		if est > 4000 {
+			t.Errorf("Pending estimates %d bytes for changes in a few parts of split rows", est)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -28,7 +28,11 @@ func TestRowWritesTouchChangedParts(t *testing.T) {
 	if err != nil || len(starts) != 4 || starts[0] != 0 {
 		t.Fatalf("starts %v, %v", starts, err)
 	}
-	stored := &pairRow{base: es, starts: starts}
+	stored := &pairRow{starts: starts, parts: make([][]pairEntry, len(starts))}
+	for _, e := range es { // the stored parts, as a transaction loads them
+		k := stored.part(e.id)
+		stored.parts[k] = append(stored.parts[k], e)
+	}
 	grow := *stored
 	grow.delta = map[uint64]int64{500: 1}
 	if w := rowWrites(graph.CoAuthor, 9, &grow); len(w) != 1 || string(w[0].k) != string(pairPartKey(graph.CoAuthor, 9, starts[3])) {
@@ -153,6 +157,18 @@ func TestPendingCoversRowWrites(t *testing.T) {
 		})
 		if undone == nil {
 			t.Error("Atomic did not return its error")
+		}
+		// of a row the transaction changes, only the parts it changes are
+		// read (the Pair above read hub 1's row before it was changed)
+		p := x.rows[rowID{graph.CoOccurs, hubs[1]}]
+		loaded := 0
+		for _, l := range p.loaded {
+			if l {
+				loaded++
+			}
+		}
+		if len(p.parts) < 8 || loaded != 1 {
+			t.Errorf("hub row of %d parts: %d read, want the one of 555", len(p.parts), loaded)
 		}
 		_, est := x.Pending()
 		got := written(x)

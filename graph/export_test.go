@@ -121,8 +121,12 @@ func ClusterWords(r Reader, paper NodeID) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &peopleCache{fold: map[NodeID]string{}, codes: map[NodeID]string{}, words: map[NodeID][]string{}}
+	rp := &roundPapers{ids: []NodeID{paper}, facts: make([]paperFacts, 1)}
+	if err := readPaperFacts(r, map[NodeID]string{}, paper, &rp.facts[0]); err != nil {
+		return nil, err
+	}
+	c := &peopleCache{round: rp}
 	var e people.Evidence
-	err = c.fillEvidence(r, &e, &personUse{paper: n})
-	return e.Words, err
+	c.fillEvidence(&e, &personUse{paper: n})
+	return e.Words, nil
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/researchkg/kg/graph/ident"
@@ -217,69 +218,13 @@ func (s *Service) read(ctx context.Context, fn func(Reader) error) error {
 	return fn(r)
 }
 
-// peopleCache holds, for one settle, what clustering reads again and
-// again: the folded names of authors (a paper's co-authors are read for
-// each of its names), subject codes and papers' words. Names and codes
-// never change; a paper's words change only with its text, which a settle
-// does not touch.
+// peopleCache holds, for one settle and one core, what clustering looks
+// up again and again: subject codes (a few hundred), and the facts of the
+// round's papers (readRound), shared by the cores.
 type peopleCache struct {
-	fold     map[NodeID]string
 	codes    map[NodeID]string
-	words    map[NodeID][]string
-	names    map[NodeID][]string // a paper's authors' fold keys, sorted (paperNames)
-	withInfo bool                // the store holds author info (ValAuthorInfo) at all
-}
-
-// maxCachedNames bounds the papers whose authors' names a settle keeps
-// (per core): a paper is read once for each of its names, all of them
-// when the cache holds the corpus (~200 bytes a paper).
-const maxCachedNames = 1 << 16
-
-// paperNames returns the fold keys of a paper's authors, sorted, without
-// repeats. Reclustering moves a paper between people of one name, so the
-// names stay what they were while a settle runs, and a settle reads them
-// once a paper instead of once for each of its names (the paper of 3,303
-// authors was read 3,303 times, each time with every name).
-func (c *peopleCache) paperNames(r Reader, paper NodeID) ([]string, error) {
-	if ns, ok := c.names[paper]; ok {
-		return ns, nil
-	}
-	authors, err := paperAuthors(r, paper)
-	if err != nil {
-		return nil, err
-	}
-	ns := make([]string, 0, len(authors))
-	for _, a := range authors {
-		k, err := c.label(r, a, c.fold, ident.FoldKey)
-		if err != nil {
-			return nil, fmt.Errorf("author %s of paper %s: %w", a, paper, err)
-		}
-		ns = append(ns, k)
-	}
-	slices.Sort(ns)
-	ns = slices.Compact(ns)
-	if c.names == nil || len(c.names) >= maxCachedNames {
-		c.names = map[NodeID][]string{}
-	}
-	c.names[paper] = ns
-	return ns, nil
-}
-
-// maxCachedWords bounds the papers whose words a settle keeps (per core;
-// a paper's names are far apart in name order, so few are read twice).
-const maxCachedWords = 4096
-
-func (c *peopleCache) label(r Reader, a NodeID, m map[NodeID]string, f func(string) string) (string, error) {
-	if s, ok := m[a]; ok {
-		return s, nil
-	}
-	n, err := r.Node(a)
-	if err != nil {
-		return "", err
-	}
-	s := f(n.Label)
-	m[a] = s
-	return s, nil
+	round    *roundPapers
+	withInfo bool // the store holds author info (ValAuthorInfo) at all
 }
 
 // personUse is one paper of a name, and the person it is with.
@@ -312,21 +257,36 @@ func (s *Service) reclusterBlocks(ctx context.Context, blocks []string) error {
 	}
 	workers := runtime.GOMAXPROCS(0)
 	caches := make([]*peopleCache, workers)
+	codes := make([]map[NodeID]string, workers)
 	for i := range caches {
-		caches[i] = &peopleCache{fold: map[NodeID]string{}, codes: map[NodeID]string{}, words: map[NodeID][]string{}, withInfo: withInfo}
+		codes[i] = map[NodeID]string{}
+		caches[i] = &peopleCache{codes: codes[i], withInfo: withInfo}
 	}
 	marked := map[NodeID]bool{} // profile marks written by this settle (markProfile)
 	for start := 0; start < len(blocks); start += reclusterRound {
 		round := blocks[start:min(start+reclusterRound, len(blocks))]
 		plans := make([]*blockPlan, len(round))
-		if err := s.readParallel(ctx, len(round), func(r Reader, k, i int) error {
-			p, err := planBlock(r, caches[k], round[i])
-			if err != nil {
-				return fmt.Errorf("cluster %q: %w", round[i], err)
-			}
-			plans[i] = p
-			return nil
-		}); err != nil {
+		rs, closeReaders, err := s.openReaders(ctx)
+		if err != nil {
+			return err
+		}
+		outlines, rp, err := readRound(ctx, rs, codes, round)
+		if err == nil {
+			err = inChunks(ctx, rs, len(round), func(r Reader, k, i int) error {
+				caches[k].round = rp
+				p, err := planBlock(r, caches[k], round[i], outlines[i])
+				if err != nil {
+					return fmt.Errorf("cluster %q: %w", round[i], err)
+				}
+				plans[i] = p
+				return nil
+			})
+		}
+		closeReaders()
+		for _, c := range caches {
+			c.round = nil
+		}
+		if err != nil {
 			return err
 		}
 		if err := s.eachBatch(ctx, len(round), func(w *writer, i int) error {
@@ -389,23 +349,19 @@ type blockPlan struct {
 
 // planBlock clusters the papers of one name again and returns what must
 // change (nil: nothing).
-func planBlock(r Reader, c *peopleCache, block string) (*blockPlan, error) {
-	persons, err := peopleOf(r, block)
-	if err != nil || len(persons) == 0 {
-		return nil, err
+func planBlock(r Reader, c *peopleCache, block string, o nameOutline) (*blockPlan, error) {
+	persons := o.persons
+	if len(persons) == 0 {
+		return nil, nil
 	}
 	var uses []personUse
-	for _, a := range persons {
-		papers, pos, err := edgeList(r, a, Authored, Out)
-		if err != nil {
-			return nil, err
-		}
-		for i, p := range papers {
-			n, err := r.Node(p)
-			if err != nil {
-				return nil, fmt.Errorf("paper %s of %s: %w", p, a, err)
+	for k, a := range persons {
+		for i, p := range o.papers[k] {
+			f, ok := c.round.get(p)
+			if !ok {
+				return nil, fmt.Errorf("paper %s of %s: not read with its round", p, a)
 			}
-			uses = append(uses, personUse{paper: n, person: a, pos: pos[i], ident: paperIdentity(&n)})
+			uses = append(uses, personUse{paper: f.node, person: a, pos: o.pos[k][i], ident: paperIdentity(&f.node)})
 		}
 	}
 	if len(uses) < 2 && len(persons) == 1 {
@@ -416,6 +372,7 @@ func planBlock(r Reader, c *peopleCache, block string) (*blockPlan, error) {
 	})
 	ev := make([]people.Evidence, len(uses))
 	for i := range uses {
+		var err error
 		if ev[i], err = c.evidence(r, &uses[i], block); err != nil {
 			return nil, err
 		}
@@ -424,17 +381,11 @@ func planBlock(r Reader, c *peopleCache, block string) (*blockPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	var fillErr error
 	part := people.ClusterPeople(block, ev, people.DefaultPriors(), constraintsOf(cons), func(ev []people.Evidence) {
 		for i := range ev {
-			if fillErr == nil {
-				fillErr = c.fillEvidence(r, &ev[i], &uses[i])
-			}
+			c.fillEvidence(&ev[i], &uses[i])
 		}
 	})
-	if fillErr != nil {
-		return nil, fillErr
-	}
 	// unchanged: each cluster is exactly one stored person's papers
 	holder := map[int]NodeID{}
 	held := map[NodeID]int{}
@@ -461,14 +412,11 @@ func planBlock(r Reader, c *peopleCache, block string) (*blockPlan, error) {
 // them. Words and subjects are read by fillEvidence, when needed.
 func (c *peopleCache) evidence(r Reader, u *personUse, block string) (people.Evidence, error) {
 	e := people.Evidence{Paper: u.ident, Year: u.paper.Year}
-	names, err := c.paperNames(r, u.paper.ID)
-	if err != nil {
-		return e, err
-	}
+	f, _ := c.round.get(u.paper.ID)
 	// the others' names: the person's own (a fold of the block's) and a
 	// namesake's on the same paper are no evidence
 	self := ident.FoldKey(block)
-	for _, k := range names {
+	for _, k := range f.names {
 		if k != self {
 			e.Coauthors = append(e.Coauthors, k)
 		}
@@ -483,44 +431,9 @@ func (c *peopleCache) evidence(r Reader, u *personUse, block string) (people.Evi
 	return e, nil
 }
 
-// fillEvidence reads a paper's words and subjects.
-func (c *peopleCache) fillEvidence(r Reader, e *people.Evidence, u *personUse) error {
-	if ws, ok := c.words[u.paper.ID]; ok {
-		e.Words = ws
-	} else if ws, ok, err := storedWords(r, u.paper.ID); err != nil {
-		return err
-	} else if ok {
-		e.Words = ws
-	} else {
-		abs, err := r.Abstracts(u.paper.ID) // a store written before ValWords
-		if err != nil {
-			return err
-		}
-		e.Words = people.EvidenceWords(u.paper.Label, abs)
-		if len(c.words) >= maxCachedWords {
-			clear(c.words)
-		}
-		c.words[u.paper.ID] = e.Words
-	}
-	type sub struct {
-		code string
-		pos  float64
-	}
-	var subs []sub
-	ids, pos, err := edgeList(r, u.paper.ID, InSubject, Out)
-	if err != nil {
-		return err
-	}
-	for i, s := range ids {
-		code, err := c.label(r, s, c.codes, func(l string) string { return l })
-		if err != nil {
-			return err
-		}
-		subs = append(subs, sub{code, pos[i]})
-	}
-	slices.SortFunc(subs, func(a, b sub) int { return cmp.Or(cmp.Compare(a.pos, b.pos), cmp.Compare(a.code, b.code)) })
-	for _, s := range subs {
-		e.Subjects = append(e.Subjects, s.code)
-	}
-	return nil
+// fillEvidence gives the evidence of a paper its words and subjects.
+func (c *peopleCache) fillEvidence(e *people.Evidence, u *personUse) {
+	f, _ := c.round.get(u.paper.ID)
+	e.Words = strings.Fields(f.words)
+	e.Subjects = f.subjects
 }

@@ -255,19 +255,6 @@ func (w *writer) paperWords(n *Node, p *prepared, abs []string) error {
 	return w.tx.PutValue(ValWords, authorTerm(n.ID), []byte(strings.Join(words, " ")))
 }
 
-// storedWords reads a paper's content words (nil, false: not stored, a
-// store written before they were).
-func storedWords(r Reader, paper NodeID) ([]string, bool, error) {
-	v, err := r.Value(ValWords, authorTerm(paper))
-	if ErrorCode(err) == NotFound {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	return strings.Fields(string(v)), true, nil
-}
-
 // paperNode finds the paper a record describes, or creates it.
 //
 // Identity: the arXiv id (without version), else the DOI, else the title

@@ -95,6 +95,10 @@ const (
 // paper by paper. A variable for tests.
 var coRecountMin = 2000
 
+// coReportEvery: co-occurrence counted paper by paper reports its progress
+// every this many papers.
+const coReportEvery = 4096
+
 // settleCoOccurrence counts the co-occurrence pairs of the papers whose
 // mentions changed since their pairs were counted (IdxCoDirty): once a
 // paper, whatever the concepts it gained since. A few papers are counted
@@ -136,8 +140,8 @@ func (s *Service) settleCoOccurrence(ctx context.Context) error {
 		}
 		// in chunks, each reported: at 1M papers a settle counted 126,000
 		// this way, for minutes
-		for start := 0; start < len(dirty); start += reclusterRound {
-			chunk := dirty[start:min(start+reclusterRound, len(dirty))]
+		for start := 0; start < len(dirty); start += coReportEvery {
+			chunk := dirty[start:min(start+coReportEvery, len(dirty))]
 			if err := s.eachBatch(ctx, len(chunk), func(w *writer, i int) error {
 				p := chunk[i]
 				n, err := w.tx.Node(p)

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/researchkg/kg/graph/ident"
 	"github.com/researchkg/kg/graph/people"
@@ -218,11 +217,9 @@ func (s *Service) read(ctx context.Context, fn func(Reader) error) error {
 	return fn(r)
 }
 
-// peopleCache holds, for one settle and one core, what clustering looks
-// up again and again: subject codes (a few hundred), and the facts of the
-// round's papers (readRound), shared by the cores.
+// peopleCache holds, for one round of a settle, the facts of the round's
+// papers (readRound), which the cores share.
 type peopleCache struct {
-	codes    map[NodeID]string
 	round    *roundPapers
 	withInfo bool // the store holds author info (ValAuthorInfo) at all
 }
@@ -259,8 +256,8 @@ func (s *Service) reclusterBlocks(ctx context.Context, blocks []string) error {
 	caches := make([]*peopleCache, workers)
 	codes := make([]map[NodeID]string, workers)
 	for i := range caches {
-		codes[i] = map[NodeID]string{}
-		caches[i] = &peopleCache{codes: codes[i], withInfo: withInfo}
+		codes[i] = map[NodeID]string{} // subject codes (a few hundred), kept for the settle
+		caches[i] = &peopleCache{withInfo: withInfo}
 	}
 	marked := map[NodeID]bool{} // profile marks written by this settle (markProfile)
 	for start := 0; start < len(blocks); start += reclusterRound {
@@ -306,36 +303,15 @@ func (s *Service) reclusterBlocks(ctx context.Context, blocks []string) error {
 	return nil
 }
 
-// readParallel runs fn for 0..n-1 on snapshots, one goroutine per core
-// (k is the goroutine's number), and returns the first error.
+// readParallel runs fn for 0..n-1 on snapshots, one a core, each reading
+// a contiguous chunk (k is the core's number), and returns the first error.
 func (s *Service) readParallel(ctx context.Context, n int, fn func(r Reader, k, i int) error) error {
-	workers := runtime.GOMAXPROCS(0)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for k := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[k] = s.read(ctx, func(r Reader) error {
-				for i := k; i < n; i += workers {
-					if err := ctx.Err(); err != nil {
-						return err
-					}
-					if err := fn(r, k, i); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-		}()
+	rs, closeReaders, err := s.openReaders(ctx)
+	if err != nil {
+		return err
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	defer closeReaders()
+	return inChunks(ctx, rs, n, fn)
 }
 
 // blockPlan is a name's new partition, when it differs from the stored

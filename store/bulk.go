@@ -342,25 +342,24 @@ func (db *DB) flushBulk(final bool) error {
 	if err != nil {
 		return err
 	}
-	if b.flushes > 0 {
-		// each flush after the first is a level above the last; before
-		// they reach level 0 (where StreamWriter's own flatten fails) the
-		// levels are merged into the bottom one
-		top := 0
-		for _, l := range db.bdb.Levels() {
-			if l.NumTables > 0 {
-				top = l.Level
-				break
-			}
-		}
-		if top <= 1 {
-			b.touched = true
-			if err := db.bdb.Flatten(runtime.GOMAXPROCS(0)); err != nil {
-				b.failed = fmt.Errorf("bulk load: merge the flushes' levels: %w", err)
-				return b.failed
-			}
+	if b.flushes > 0 && db.levelsFull() {
+		// a safety net: each flush merges the levels when it fills the
+		// last free one (below)
+		if err := db.mergeLevels(b); err != nil {
+			return err
 		}
 	}
+	if final {
+		// No read follows the last flush: what serves reads of the
+		// earlier ones goes now, before the stream and its tables need
+		// memory (a 1M load was killed at 2 GiB in its last flush with
+		// them held: ~200 MB), and the collector hands back to the system
+		// what the settle left.
+		b.filter, b.carry, b.back = nil, nil, nil
+		db.bulkView.Store(&bulkView{tier: t, below: b.flushes > 0})
+		debug.FreeOSMemory()
+	}
+	before := memNow()
 	b.touched = true
 	sw := db.bdb.NewStreamWriter()
 	defer sw.Cancel()
@@ -408,7 +407,42 @@ func (db *DB) flushBulk(final bool) error {
 	took := time.Since(start)
 	b.flushed += took
 	db.log.Info().Int("keys", keys).Int64("bytes", bytes).Int64("arena", t.size).Int("countersCarried", carry.len()).Int64("carriedBytes", carry.size()).Int64("readBackBytes", readBackBytes).
-		Dur("took", took).Int("flush", b.flushes).Msg("bulk load: tier written to Badger")
+		Dur("took", took).Int("flush", b.flushes).Dict("memMB", before.dict()).Dict("memAfterMB", memNow().dict()).Msg("bulk load: tier written to Badger")
+	if !final && db.levelsFull() {
+		// The next flush needs a level above this one's: the levels are
+		// merged now, while the tier is empty and the one just written is
+		// garbage, not when the next tier is full (a merge holds a
+		// compaction's tables in memory beside it).
+		return db.mergeLevels(b)
+	}
+	return nil
+}
+
+// levelsFull reports whether a flush's StreamWriter.PrepareIncremental
+// would find no level free above the load's earlier flushes: each is a
+// level above the last, and level 0 is not one it can write (its own
+// flatten fails there).
+func (db *DB) levelsFull() bool {
+	for _, l := range db.bdb.Levels() {
+		if l.NumTables > 0 {
+			return l.Level <= 1
+		}
+	}
+	return false
+}
+
+// mergeLevels merges the load's flushes into Badger's bottom level (wmu
+// held), so that the next flush finds levels free.
+func (db *DB) mergeLevels(b *bulkLoad) error {
+	start, before := time.Now(), memNow()
+	b.touched = true
+	if err := db.bdb.Flatten(runtime.GOMAXPROCS(0)); err != nil {
+		b.failed = fmt.Errorf("bulk load: merge the flushes' levels: %w", err)
+		return b.failed
+	}
+	took := time.Since(start)
+	b.flushed += took
+	db.log.Info().Dur("took", took).Int("flushes", b.flushes).Dict("memMB", before.dict()).Dict("memAfterMB", memNow().dict()).Msg("bulk load: the flushes' levels merged into the bottom one")
 	return nil
 }
 

@@ -1,8 +1,13 @@
 package store
 
 import (
+	"os"
 	"runtime/debug"
 	"runtime/metrics"
+	"strconv"
+	"strings"
+
+	"github.com/rs/zerolog"
 )
 
 // A bulk load's tier is Go memory, and so is whatever else the ingest
@@ -65,4 +70,36 @@ var pressedFlush = func(size, budget int64, gcAtFlush uint64) bool {
 // now and the heap's test.
 func flushForPressure(size, budget int64, cycles, gcAtFlush uint64, pressed func() bool) bool {
 	return size > budget/pressureMinTier && cycles > gcAtFlush+1 && pressed()
+}
+
+// memStat is what a flush logs of the process's memory, in MiB: the heap
+// the last collection left live, the heap's spans in use, and the
+// resident anonymous memory (Linux; 0 elsewhere), which is what a memory
+// limit (a cgroup's) kills for.
+type memStat struct{ live, inUse, anon uint64 }
+
+func memNow() memStat {
+	live, _ := readUint64("/gc/heap/live:bytes")
+	objects, _ := readUint64("/memory/classes/heap/objects:bytes")
+	unused, _ := readUint64("/memory/classes/heap/unused:bytes")
+	return memStat{live >> 20, (objects + unused) >> 20, rssAnonKB() >> 10}
+}
+
+func (m memStat) dict() *zerolog.Event {
+	return zerolog.Dict().Uint64("heapLive", m.live).Uint64("heapInUse", m.inUse).Uint64("rssAnon", m.anon)
+}
+
+// rssAnonKB reads RssAnon from /proc/self/status (0 where there is none).
+func rssAnonKB() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "RssAnon:"); ok {
+			n, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n
+		}
+	}
+	return 0
 }

@@ -42,10 +42,7 @@ func (b *Builder) Add(paper uint64, d int, id uint64, w float64) bool {
 		return false
 	}
 	row := &ix.rows[r]
-	row.vals[d] = append(row.vals[d], ix.dicts[d].ordinal(id))
-	if d == Concept {
-		row.weights = append(row.weights, conceptWeight(w))
-	}
+	ix.add(row, d, ix.dicts[d].ordinal(id), conceptWeight(w))
 	return true
 }
 

@@ -53,7 +53,7 @@ func (ix *Index) Top(d int, s *Selection, first int, name func(uint64) string) (
 		}
 	} else {
 		for _, r := range rows {
-			for _, v := range ix.rows[r].vals[d] {
+			for _, v := range ix.dim(&ix.rows[r], d) {
 				counts[v]++
 			}
 		}

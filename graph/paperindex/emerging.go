@@ -51,7 +51,7 @@ func (ix *Index) Emerging(s *Selection, minPapers int) []Emerged {
 		}
 		d[m-lo]++
 		dated++
-		for _, c := range ix.rows[r].vals[Concept] {
+		for _, c := range ix.dim(&ix.rows[r], Concept) {
 			total[c]++
 			if m == hi {
 				last[c]++
@@ -76,9 +76,9 @@ func (ix *Index) Emerging(s *Selection, minPapers int) []Emerged {
 		if m < 0 {
 			continue
 		}
-		subjects := ix.rows[r].vals[Subject]
+		subjects := ix.dim(&ix.rows[r], Subject)
 		mix.AddPaper(m-lo, subjects)
-		for _, c := range ix.rows[r].vals[Concept] {
+		for _, c := range ix.dim(&ix.rows[r], Concept) {
 			if i := cand[c]; i >= 0 {
 				series[int(i)*n+m-lo]++
 				mix.AddUse(int(i), subjects)

@@ -33,16 +33,39 @@ type Facts struct {
 type row struct {
 	id    uint64
 	date  uint32 // PackDate
+	venue uint32 // venue ordinal + 1 (0: none): related work's venue evidence
 	title string // title key clipped to titleOrderLen: the order within a date
-	vals  [NumDims][]uint32
-	// weights are the concepts' weights in the paper (× 1000), parallel
-	// to vals[Concept].
-	weights []uint16
-	venue   uint32 // venue ordinal + 1 (0: none): related work's venue evidence
-	// words are the title's words, as ordinals of Index.words,
-	// ascending: related work's title evidence
-	words []uint32
+	// at and n place the row's values in Index.vals: part d dimension d's
+	// ordinals, part wordPart the title's words (ordinals of Index.words,
+	// ascending: related work's title evidence). Offsets where there were
+	// five slices: the rows were 168 bytes a paper of the index's 869
+	// (BenchmarkArXivFacetIndex). One array a part, not one a row: a
+	// count over one dimension reads one array front to back (a row's
+	// parts side by side in one array made BenchmarkPath 1.8× slower).
+	at, n [numParts]uint32
 	dead  bool // the paper left the store
+}
+
+// The parts of Index.vals: the dimensions, then the title words.
+const (
+	wordPart = NumDims
+	numParts = NumDims + 1
+)
+
+// dim is row r's values of dimension d.
+func (ix *Index) dim(r *row, d int) []uint32 {
+	a := r.at[d]
+	return ix.vals[d][a : a+r.n[d] : a+r.n[d]]
+}
+
+// titleWords is row r's title words.
+func (ix *Index) titleWords(r *row) []uint32 { return ix.dim(r, wordPart) }
+
+// weights is row r's concepts' weights (× 1000), parallel to its
+// dim(Concept).
+func (ix *Index) weights(r *row) []uint16 {
+	a := r.at[Concept]
+	return ix.wts[a : a+r.n[Concept] : a+r.n[Concept]]
 }
 
 // titleOrderLen is how much of a title key orders papers of one date (as
@@ -90,11 +113,18 @@ func (d *dict) ordinal(id uint64) uint32 {
 // concurrently with each other; New's result and Update must not run
 // concurrently with anything (its holder guards it with a RWMutex).
 type Index struct {
-	rows  []row
-	row   map[uint64]uint32 // paper → row number
-	order []uint32          // every live row, newest first
-	dicts [NumDims]dict
-	live  int
+	rows []row
+	// vals holds the rows' values, a part after another (row.at, row.n);
+	// wts the concepts' weights, parallel to vals[Concept]. A row made
+	// again is appended (its old place is garbage until the next
+	// reindex, which lays them out anew in row order).
+	vals   [numParts][]uint32
+	wts    []uint16
+	packed int               // len(vals[Concept]) after the last reindex
+	row    map[uint64]uint32 // paper → row number
+	order  []uint32          // every live row, newest first
+	dicts  [NumDims]dict
+	live   int
 	// venues number the papers' venues from 1
 	venues map[string]uint32
 	// idf and norms are related work's weights (related.go): each
@@ -146,16 +176,20 @@ func (ix *Index) makeRow(f *Facts) row {
 		title = strings.Clone(title[:titleOrderLen])
 	}
 	r := row{id: f.ID, date: f.Date, title: title}
+	words := &ix.vals[wordPart]
+	start := len(*words)
 	for _, w := range f.Words {
 		o, ok := ix.words[w]
 		if !ok {
 			o = uint32(len(ix.words))
 			ix.words[w] = o
 		}
-		r.words = append(r.words, o)
+		*words = append(*words, o)
 	}
-	slices.Sort(r.words)
-	r.words = slices.Compact(r.words)
+	mine := (*words)[start:]
+	slices.Sort(mine)
+	*words = (*words)[:start+len(slices.Compact(mine))]
+	r.at[wordPart], r.n[wordPart] = uint32(start), uint32(len(*words)-start)
 	if f.Venue != "" {
 		if r.venue = ix.venues[f.Venue]; r.venue == 0 {
 			r.venue = uint32(len(ix.venues) + 1)
@@ -163,22 +197,38 @@ func (ix *Index) makeRow(f *Facts) row {
 		}
 	}
 	for d, ids := range [NumDims][]uint64{f.Subjects, f.Authors, f.Concepts} {
-		if len(ids) == 0 {
-			continue
+		r.at[d], r.n[d] = uint32(len(ix.vals[d])), uint32(len(ids))
+		for _, id := range ids {
+			ix.vals[d] = append(ix.vals[d], ix.dicts[d].ordinal(id))
 		}
-		vs := make([]uint32, len(ids))
-		for i, id := range ids {
-			vs[i] = ix.dicts[d].ordinal(id)
-		}
-		r.vals[d] = vs
 	}
-	if len(f.Concepts) > 0 {
-		r.weights = make([]uint16, len(f.Concepts))
-		for i, w := range f.Weights {
-			r.weights[i] = conceptWeight(w)
+	for i := range f.Concepts {
+		w := 0.0
+		if i < len(f.Weights) {
+			w = f.Weights[i]
 		}
+		ix.wts = append(ix.wts, conceptWeight(w))
 	}
 	return r
+}
+
+// add appends value v (with weight w, for a concept) to dimension d of
+// row r: in place when its values are the last of their array, else
+// after a copy of them moved to the end.
+func (ix *Index) add(r *row, d int, v uint32, w uint16) {
+	if int(r.at[d]+r.n[d]) != len(ix.vals[d]) {
+		at := uint32(len(ix.vals[d]))
+		ix.vals[d] = append(ix.vals[d], ix.dim(r, d)...)
+		if d == Concept {
+			ix.wts = append(ix.wts, ix.weights(r)...)
+		}
+		r.at[d] = at
+	}
+	ix.vals[d] = append(ix.vals[d], v)
+	if d == Concept {
+		ix.wts = append(ix.wts, w)
+	}
+	r.n[d]++
 }
 
 // conceptWeight is how a row holds a concept's weight in [0, 1].
@@ -211,40 +261,41 @@ func (ix *Index) reindex() {
 		}
 		return 1
 	})
-	var sizes [NumDims]int
+	var sizes [numParts]int
 	var counts [NumDims][]int32 // each value's papers: its list's exact size
 	for d := range counts {
 		counts[d] = make([]int32, len(ix.dicts[d].posts))
 	}
-	nw, nwords := 0, 0
 	for _, r := range live {
-		for d, vs := range ix.rows[r].vals {
-			sizes[d] += len(vs)
-			for _, v := range vs {
+		row := &ix.rows[r]
+		for d := range numParts {
+			sizes[d] += int(row.n[d])
+		}
+		for d := range NumDims {
+			for _, v := range ix.dim(row, d) {
 				counts[d][v]++
 			}
 		}
-		nw += len(ix.rows[r].weights)
-		nwords += len(ix.rows[r].words)
 	}
-	var arenas [NumDims][]uint32
-	for d := range arenas {
-		arenas[d] = make([]uint32, 0, sizes[d])
+	var vals [numParts][]uint32
+	for d := range vals {
+		vals[d] = make([]uint32, 0, sizes[d])
 	}
-	weights := make([]uint16, 0, nw)
-	words := make([]uint32, 0, nwords)
+	wts := make([]uint16, 0, sizes[Concept])
 	rows := make([]row, len(live))
 	clear(ix.row)
 	for i, r := range live {
 		row := ix.rows[r]
-		for d, vs := range row.vals {
-			row.vals[d] = packed(&arenas[d], vs)
+		wts = append(wts, ix.weights(&row)...)
+		for d := range numParts {
+			vs := ix.dim(&row, d)
+			row.at[d] = uint32(len(vals[d]))
+			vals[d] = append(vals[d], vs...)
 		}
-		row.weights = packed(&weights, row.weights)
-		row.words = packed(&words, row.words)
 		rows[i] = row
 		ix.row[row.id] = uint32(i)
 	}
+	ix.vals, ix.wts, ix.packed = vals, wts, len(wts)
 	ix.rows = rows
 	ix.order = make([]uint32, 0, len(rows))
 	// Every list in one array of its dimension, each at its exact size:
@@ -261,23 +312,12 @@ func (ix *Index) reindex() {
 	}
 	for r := range ix.rows {
 		ix.order = append(ix.order, uint32(r))
-		for d, vs := range ix.rows[r].vals {
-			for _, v := range vs {
+		for d := range NumDims {
+			for _, v := range ix.dim(&ix.rows[r], d) {
 				ix.dicts[d].posts[v] = append(ix.dicts[d].posts[v], uint32(r))
 			}
 		}
 	}
-}
-
-// packed appends vs to *arena and returns its place there, capped so
-// that an append to it moves it out (nil for none).
-func packed[T any](arena *[]T, vs []T) []T {
-	if len(vs) == 0 {
-		return nil
-	}
-	start := len(*arena)
-	*arena = append(*arena, vs...)
-	return (*arena)[start:len(*arena):len(*arena)]
 }
 
 // search is where k belongs in a newest-first list of rows.
@@ -301,6 +341,11 @@ func (ix *Index) remove(list []uint32, r uint32) []uint32 {
 // reindexShare: an update of more than this share of the papers rebuilds
 // every list instead of moving papers one at a time.
 const reindexShare = 8
+
+// reindexGarbageMin: updates one at a time lay the rows out anew when
+// the concepts' array is past twice its size at the last rebuild, and
+// past twice this.
+const reindexGarbageMin = 1 << 12
 
 // Update brings the rows of the given papers up to date; gone are papers
 // no longer in the store.
@@ -366,6 +411,10 @@ func (ix *Index) Update(facts []Facts, gone []uint64) {
 		ix.rows[r] = next
 		ix.list(r, &prev)
 	}
+	if len(ix.wts) > 2*max(ix.packed, reindexGarbageMin) {
+		// the places of rows made again outgrew the live ones: lay them out anew
+		ix.reindex()
+	}
 }
 
 // unlist takes row r out of the order and of its values' lists; with
@@ -383,9 +432,9 @@ func (ix *Index) relist(r uint32, other *row, op func([]uint32, uint32) []uint32
 	if other == nil {
 		ix.order = op(ix.order, r)
 	}
-	for d, vs := range row.vals {
-		for _, v := range vs {
-			if other == nil || !slices.Contains(other.vals[d], v) {
+	for d := range NumDims {
+		for _, v := range ix.dim(row, d) {
+			if other == nil || !slices.Contains(ix.dim(other, d), v) {
 				ix.dicts[d].posts[v] = op(ix.dicts[d].posts[v], r)
 			}
 		}

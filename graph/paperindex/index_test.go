@@ -143,7 +143,10 @@ func TestMatchIsTheDefinition(t *testing.T) {
 // update, holds what one built afresh from the same papers holds, and
 // answers the same.
 func TestUpdateIsRebuild(t *testing.T) {
-	for _, batch := range []int{5, 1500} { // one at a time; past reindexShare
+	// one at a time; past reindexShare; many small ones, whose rows' old
+	// places outgrow the live ones (reindexGarbageMin)
+	for _, c := range []struct{ batch, rounds int }{{5, 6}, {1500, 6}, {40, 150}} {
+		batch := c.batch
 		facts := corpus(3, 1200)
 		ix := paperindex.New(facts)
 		rng := rand.New(rand.NewPCG(4, uint64(batch)))
@@ -152,7 +155,7 @@ func TestUpdateIsRebuild(t *testing.T) {
 			live[f.ID] = f
 		}
 		more := corpus(5, 1600)
-		for round := range 6 {
+		for round := range c.rounds {
 			var changed []paperindex.Facts
 			var gone []uint64
 			for range batch {

@@ -13,9 +13,9 @@ func (ix *Index) Each(s *Selection, fn func(f Facts) bool) {
 	for _, r := range ix.match(s) {
 		row := &ix.rows[r]
 		f := Facts{ID: row.id, Date: row.date, Title: row.title}
-		for d, vs := range row.vals {
+		for d := range NumDims {
 			var ids []uint64
-			for _, v := range vs {
+			for _, v := range ix.dim(row, d) {
 				ids = append(ids, ix.dicts[d].ids[v])
 			}
 			switch d {
@@ -27,7 +27,7 @@ func (ix *Index) Each(s *Selection, fn func(f Facts) bool) {
 				f.Concepts = ids
 			}
 		}
-		for _, w := range row.weights {
+		for _, w := range ix.weights(row) {
 			f.Weights = append(f.Weights, float64(w)/1000)
 		}
 		if !fn(f) {
@@ -63,7 +63,7 @@ func (ix *Index) Summary(papers []uint64, nodes [NumDims][]uint64, all bool) (co
 		}
 		clear(tally)
 		for _, r := range rows {
-			for _, s := range ix.rows[r].vals[Subject] {
+			for _, s := range ix.dim(&ix.rows[r], Subject) {
 				tally[s]++
 			}
 		}
@@ -79,7 +79,7 @@ func (ix *Index) Summary(papers []uint64, nodes [NumDims][]uint64, all bool) (co
 	}
 	paper := func(r uint32) {
 		row := &ix.rows[r]
-		for i, s := range row.vals[Subject] {
+		for i, s := range ix.dim(row, Subject) {
 			if i == 0 || better(s, subjects.ord[subject[row.id]], 1, 1) {
 				subject[row.id] = subjects.ids[s]
 			}
@@ -129,7 +129,7 @@ func (ix *Index) Check() error {
 	for d := range ix.dicts {
 		want := make([][]uint32, len(ix.dicts[d].ids))
 		for _, r := range ix.order {
-			for _, v := range ix.rows[r].vals[d] {
+			for _, v := range ix.dim(&ix.rows[r], d) {
 				want[v] = append(want[v], r)
 			}
 		}

@@ -169,9 +169,9 @@ func (ix *Index) byRelevance(rows []uint32, concepts []uint64) ([]uint32, []uint
 	var top uint16
 	for i, r := range rows {
 		row := &ix.rows[r]
-		for j, v := range row.vals[Concept] {
+		for j, v := range ix.dim(row, Concept) {
 			if slices.Contains(ords, v) {
-				best[i] = max(best[i], row.weights[j])
+				best[i] = max(best[i], ix.weights(row)[j])
 			}
 		}
 		top = max(top, best[i])
@@ -201,7 +201,7 @@ func (ix *Index) CoAuthors(s *Selection, a uint64) map[uint64]int {
 	weights := map[uint64]int{}
 	sa := s.With(Author, a)
 	for _, r := range ix.match(&sa) {
-		for _, o := range ix.rows[r].vals[Author] {
+		for _, o := range ix.dim(&ix.rows[r], Author) {
 			if b := ix.dicts[Author].ids[o]; b != a {
 				weights[b]++
 			}

@@ -168,8 +168,8 @@ func newRowCheck(d int, ords []uint32) rowCheck {
 	return c
 }
 
-func (c *rowCheck) ok(row *row) bool {
-	for _, v := range row.vals[c.d] {
+func (c *rowCheck) ok(ix *Index, row *row) bool {
+	for _, v := range ix.dim(row, c.d) {
 		if c.set != nil {
 			if c.set[v] {
 				return true
@@ -190,7 +190,7 @@ next:
 			continue
 		}
 		for i := range checks {
-			if !checks[i].ok(row) {
+			if !checks[i].ok(ix, row) {
 				continue next
 			}
 		}

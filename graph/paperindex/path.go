@@ -88,7 +88,7 @@ func (ix *Index) path(ctx context.Context, from, to uint64, maxLength int, s *Se
 					}
 				}
 				d := side.dist[p] + 1
-				for _, q := range ix.rows[r].vals[Author] {
+				for _, q := range ix.dim(&ix.rows[r], Author) {
 					if _, ok := side.dist[q]; !ok {
 						side.dist[q], side.via[q] = d, p
 						next = append(next, q)

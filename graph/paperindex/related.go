@@ -82,8 +82,8 @@ func (ix *Index) weigh() {
 	for r := range ix.rows {
 		row := &ix.rows[r]
 		var n float64
-		for j, c := range row.vals[Concept] {
-			x := relTermWeight(row.weights[j]) * float64(ix.idf[c])
+		for j, c := range ix.dim(row, Concept) {
+			x := relTermWeight(ix.weights(row)[j]) * float64(ix.idf[c])
 			n += x * x
 		}
 		ix.norms[r] = float32(math.Sqrt(max(n, 1e-12)))
@@ -92,7 +92,7 @@ func (ix *Index) weigh() {
 	df := make([]int32, len(ix.words))
 	for r := range ix.rows {
 		if !ix.rows[r].dead {
-			for _, w := range ix.rows[r].words {
+			for _, w := range ix.titleWords(&ix.rows[r]) {
 				df[w]++
 			}
 		}
@@ -107,7 +107,7 @@ func (ix *Index) weigh() {
 	ix.wordNorms = slices.Grow(ix.wordNorms[:0], len(ix.rows))[:len(ix.rows)]
 	for r := range ix.rows {
 		var n float64
-		for _, w := range ix.rows[r].words {
+		for _, w := range ix.titleWords(&ix.rows[r]) {
 			n += float64(ix.wordIDF[w]) * float64(ix.wordIDF[w])
 		}
 		ix.wordNorms[r] = float32(math.Sqrt(n))
@@ -118,7 +118,7 @@ func (ix *Index) weigh() {
 	counts := make([]int32, len(ix.wordIDF))
 	total := 0
 	for r := range ix.rows {
-		for _, w := range ix.rows[r].words {
+		for _, w := range ix.titleWords(&ix.rows[r]) {
 			if ix.wordIDF[w] > 0 {
 				counts[w]++
 				total++
@@ -131,7 +131,7 @@ func (ix *Index) weigh() {
 		ix.wordPosts[w], flat = flat[:0:n], flat[n:]
 	}
 	for r := range ix.rows {
-		for _, w := range ix.rows[r].words {
+		for _, w := range ix.titleWords(&ix.rows[r]) {
 			if ix.wordIDF[w] > 0 {
 				ix.wordPosts[w] = append(ix.wordPosts[w], uint32(r))
 			}
@@ -158,8 +158,8 @@ func (ix *Index) postingWeights(c uint32) []uint16 {
 	w = make([]uint16, len(posts))
 	for i, r := range posts {
 		row := &ix.rows[r]
-		if j := slices.Index(row.vals[Concept], c); j >= 0 {
-			w[i] = row.weights[j]
+		if j := slices.Index(ix.dim(row, Concept), c); j >= 0 {
+			w[i] = ix.weights(row)[j]
 		}
 	}
 	ix.relMu.Lock()
@@ -171,11 +171,11 @@ func (ix *Index) postingWeights(c uint32) []uint16 {
 	return w
 }
 
-// conceptWeight is the weight of concept ordinal c in a row (0: none).
-func (row *row) conceptWeight(c uint32) float64 {
-	for j, v := range row.vals[Concept] {
+// conceptWeightIn is the weight of concept ordinal c in a row (0: none).
+func (ix *Index) conceptWeightIn(row *row, c uint32) float64 {
+	for j, v := range ix.dim(row, Concept) {
 		if v == c {
-			return relTermWeight(row.weights[j])
+			return relTermWeight(ix.weights(row)[j])
 		}
 	}
 	return 0
@@ -267,7 +267,7 @@ func (ix *Index) related(q *Query, first int) []relHit {
 				if pw != nil {
 					w = relTermWeight(pw[i])
 				} else {
-					w = ix.rows[r].conceptWeight(c)
+					w = ix.conceptWeightIn(&ix.rows[r], c)
 				}
 				sc.dot[r] += float32(qc * w)
 			}
@@ -334,7 +334,7 @@ func (ix *Index) related(q *Query, first int) []relHit {
 		if q.wordNorm > 0 && ix.wordNorms[r] > 0 {
 			dot := sc.wdot[r]
 			if !wordPostings {
-				for _, w := range row.words {
+				for _, w := range ix.titleWords(row) {
 					dot += float64(sc.qword[w]) * float64(ix.wordIDF[w])
 				}
 			}
@@ -346,10 +346,10 @@ func (ix *Index) related(q *Query, first int) []relHit {
 			// not six reasons (RewardBench 2 and the same lab's Olmo
 			// 3); and they count fully only beside a shared topic (s so
 			// far: concepts, terms, title words)
-			p = relAuthorWeight * p / math.Sqrt(float64(max(1, len(q.authors)))*float64(max(1, len(row.vals[Author]))))
+			p = relAuthorWeight * p / math.Sqrt(float64(max(1, len(q.authors)))*float64(max(1, len(ix.dim(row, Author)))))
 			s += p * (relPeopleAlone + (1-relPeopleAlone)*min(1, s/relTopicEnough))
 		}
-		for _, v := range row.vals[Subject] {
+		for _, v := range ix.dim(row, Subject) {
 			s += relSubjectWeight * q.subjects[v]
 		}
 		if row.venue != 0 {

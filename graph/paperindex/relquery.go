@@ -87,19 +87,19 @@ func (ix *Index) Resolve(a *Ask) *Query {
 			continue
 		}
 		row := &ix.rows[r]
-		for j, c := range row.vals[Concept] {
-			q.concepts[c] += relTermWeight(row.weights[j])
+		for j, c := range ix.dim(row, Concept) {
+			q.concepts[c] += relTermWeight(ix.weights(row)[j])
 		}
-		for _, a := range row.vals[Author] {
+		for _, a := range ix.dim(row, Author) {
 			q.authors[a]++
 		}
-		for _, s := range row.vals[Subject] {
+		for _, s := range ix.dim(row, Subject) {
 			q.subjects[s] = 1
 		}
 		if row.venue != 0 {
 			q.venues[row.venue] = 1
 		}
-		for _, w := range row.words {
+		for _, w := range ix.titleWords(row) {
 			q.words[w] += float64(ix.wordIDF[w])
 		}
 		if row.date != 0 {
@@ -190,13 +190,13 @@ func (ix *Index) explain(q *Query, h relHit) Found {
 	}
 	var parts []part
 	norm := ix.rowNorm(h.row) * q.norm()
-	for j, c := range row.vals[Concept] {
+	for j, c := range ix.dim(row, Concept) {
 		w, ok := q.concepts[c]
 		if !ok {
 			continue
 		}
 		idf := ix.conceptIDF(c)
-		parts = append(parts, part{ix.dicts[Concept].ids[c], w * idf * idf * relTermWeight(row.weights[j]) / norm})
+		parts = append(parts, part{ix.dicts[Concept].ids[c], w * idf * idf * relTermWeight(ix.weights(row)[j]) / norm})
 	}
 	slices.SortFunc(parts, func(a, b part) int {
 		if c := cmp.Compare(b.share, a.share); c != 0 {
@@ -213,12 +213,12 @@ func (ix *Index) explain(q *Query, h relHit) Found {
 			f.Terms = append(f.Terms, t.name)
 		}
 	}
-	for _, a := range row.vals[Author] {
+	for _, a := range ix.dim(row, Author) {
 		if _, ok := q.authors[a]; ok {
 			f.Authors = append(f.Authors, ix.dicts[Author].ids[a])
 		}
 	}
-	for _, s := range row.vals[Subject] {
+	for _, s := range ix.dim(row, Subject) {
 		if q.subjects[s] > 0 {
 			f.Subjects = append(f.Subjects, ix.dicts[Subject].ids[s])
 		}

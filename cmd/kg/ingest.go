@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -256,7 +255,7 @@ the commits of the last ~30 s that the system had not yet written back
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	c.profileFlag(fs, "write a CPU profile of the run to this file")
 	memprofile := fs.String("memprofile", "", "write a heap profile to this file when the last document is written (before the store closes)")
-	memLimit := fs.Int("mem-limit-mb", 1100, "soft limit of the Go heap in MiB (GC works harder near it; 0: none; GOMEMLIMIT wins); a first ingest, which holds its writes in memory, takes --bulk-mb + 400 unless set")
+	memLimit := fs.Int("mem-limit-mb", 1100, "soft limit of the Go heap in MiB (GC works harder near it; 0: none; GOMEMLIMIT wins); a first ingest, which holds its writes in memory, takes --bulk-mb + 400 unless set; under a container's memory limit, at most 0.7 of it unless set")
 	syncWrites := fs.Bool("sync", false, "wait until every committed batch is on disk (fsync): a power cut loses nothing committed; slower (see the README)")
 	censusFile := fs.String("write-census", "", "write to this file, as tab-separated rows, the keys the run wrote to the store by kind (records, then the settle): what a record costs in writes")
 	dryRun := fs.Bool("dry-run", false, "report exactly what would change and write nothing (the changes are held in memory)")
@@ -280,8 +279,7 @@ the commits of the last ~30 s that the system had not yet written back
 		}
 		defer endBulk(db, &err)
 	}
-	if _, set := os.LookupEnv("GOMEMLIMIT"); !set && *memLimit > 0 {
-		limit := *memLimit
+	if limit := *memLimit; limit > 0 {
 		if db.Bulk() && !flagSet(fs, "mem-limit-mb") {
 			// the tier is ~700 MB of long-lived memory on the arXiv file:
 			// near a limit of 1100 MiB the collector ran all the time
@@ -294,7 +292,7 @@ the commits of the last ~30 s that the system had not yet written back
 		}
 		// Measured on the 47,919-record arXiv file, writing transactionally:
 		// peak RSS 1.51 GiB without, 1.33 GiB with 1100 MiB, for 3% of the speed.
-		debug.SetMemoryLimit(int64(limit) << 20)
+		setMemLimit(int64(limit), flagSet(fs, "mem-limit-mb"), ingestHeapShare, log)
 	}
 	svc := graph.NewService(db, nlp.New())
 	if err := svc.TermsCurrent(context.WithoutCancel(ctx)); err != nil {

@@ -24,13 +24,28 @@ type gains struct {
 
 type gain struct {
 	paper, concept NodeID
-	w              float64
+	w              float32 // links keep three decimals (Round3)
+	scan           bool    // found by a rescan, not a recorded use
 }
 
-// add records that paper p gains concept c with weight w (the largest
-// weight of a pair wins).
+// add records that paper p gains concept c with weight w, from a recorded
+// use of it (the largest weight of a pair wins).
 func (g *gains) add(p, c NodeID, w float64) {
-	g.list = append(g.list, gain{p, c, w})
+	g.list = append(g.list, gain{p, c, float32(w), false})
+	g.papers = nil
+}
+
+// scanned records that a rescan found paper p saying concept c. A recorded
+// use of the pair outweighs it, whatever their weights: the use's weight is
+// the paper's own ranking of the term, the scan's a count of its mentions.
+// A settle finds a concept's uses and its scan in one round, unless the
+// concept is made during it (the broader term of one it drops): then the
+// uses link the paper first, and the scan of the next pass leaves the link
+// as it is (addMentions). Either way the use's weight stays, so a settle
+// interrupted and run again, which finds both in one round, links as a
+// clean one does.
+func (g *gains) scanned(p, c NodeID, w float64) {
+	g.list = append(g.list, gain{p, c, float32(w), true})
 	g.papers = nil
 }
 
@@ -74,7 +89,11 @@ func (g *gains) pack() {
 	out := g.list[:0]
 	for _, x := range g.list {
 		if n := len(out); n > 0 && out[n-1].paper == x.paper && out[n-1].concept == x.concept {
-			out[n-1].w = max(out[n-1].w, x.w)
+			if y := &out[n-1]; y.scan == x.scan {
+				y.w = max(y.w, x.w)
+			} else if y.scan {
+				*y = x
+			}
 			continue
 		}
 		out = append(out, x)
@@ -110,11 +129,12 @@ func (g *gains) count() int {
 	return len(g.papers)
 }
 
-// of is the i-th paper's gains (after pack), as a map its caller owns.
+// of is the i-th paper's gains (after pack), as a map its caller owns,
+// with the three decimals a link keeps.
 func (g *gains) of(i int) map[NodeID]float64 {
 	m := make(map[NodeID]float64, g.at[i+1]-g.at[i])
 	for _, x := range g.list[g.at[i]:g.at[i+1]] {
-		m[x.concept] = x.w
+		m[x.concept] = Round3(float64(x.w))
 	}
 	return m
 }

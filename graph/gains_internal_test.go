@@ -9,18 +9,34 @@ import (
 
 // A settle's flat gains give each paper what the map of maps they replace
 // gave: every paper gained or touched once, ascending, the largest weight
-// of a pair, dropped concepts gone while their papers stay rewritten.
+// of a pair, dropped concepts gone while their papers stay rewritten; and
+// a recorded use of a pair outweighs a scan's finding of it, whatever
+// their weights and their order.
 func TestGainsAreTheMapsTheyReplace(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	for round := range 20 {
 		var g, other gains
 		want := map[NodeID]map[NodeID]float64{}
+		used := map[[2]NodeID]bool{}
 		gain := func(g *gains, p, c NodeID, w float64) {
-			g.add(p, c, w)
 			if want[p] == nil {
 				want[p] = map[NodeID]float64{}
 			}
-			want[p][c] = max(want[p][c], w)
+			pair := [2]NodeID{p, c}
+			if rng.IntN(3) == 0 { // found by a scan
+				g.scanned(p, c, w)
+				if !used[pair] {
+					want[p][c] = max(want[p][c], w)
+				}
+				return
+			}
+			g.add(p, c, w)
+			if !used[pair] {
+				used[pair] = true
+				want[p][c] = w
+			} else {
+				want[p][c] = max(want[p][c], w)
+			}
 		}
 		touch := func(g *gains, p NodeID) {
 			g.touch(p)

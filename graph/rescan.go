@@ -163,7 +163,7 @@ func (s *Service) rescanPlan(ctx context.Context) (add *gains, marked []NodeID, 
 		}
 		for i, f := range found {
 			for c, w := range f {
-				add.add(ids[i], c, w)
+				add.scanned(ids[i], c, w)
 			}
 			for _, c := range said[i] {
 				surface[c]++

@@ -40,28 +40,62 @@ func (s *Service) SettleConcepts(ctx context.Context) error {
 }
 
 func (s *Service) settle(ctx context.Context) error {
-	rescan, marked, surface, err := s.rescanPlan(ctx)
-	if err != nil {
+	for pass := 1; ; pass++ {
+		more, err := s.settleConceptPass(ctx)
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		if pass == settleMaxPasses { // what is still marked, the next settle scans
+			break
+		}
+	}
+	if err := s.settleCoOccurrence(ctx); err != nil {
 		return err
 	}
-	if err := s.rejectModifiers(ctx, surface, rescan); err != nil {
+	if err := s.settlePeople(ctx); err != nil {
 		return err
+	}
+	s.report(StageSettleDone, 0, 0)
+	return nil
+}
+
+// settleMaxPasses bounds the passes of a settle's concept stage. A pass
+// makes only concepts broader than those it drops (a word's concepts
+// re-parented, linkBroader), so passes end; the arXiv file's first
+// settle takes two.
+const settleMaxPasses = 8
+
+// settleConceptPass judges the concepts and links those marked to their
+// earlier papers, and reports whether it made concepts that are marked for
+// a scan in their turn (the broader term of a concept it dropped): the
+// settle passes again for them, so that it ends where a settle run again
+// would, and one interrupted and run again ends as a clean one.
+func (s *Service) settleConceptPass(ctx context.Context) (more bool, err error) {
+	rescan, marked, surface, err := s.rescanPlan(ctx)
+	if err != nil {
+		return false, err
+	}
+	if err := s.rejectModifiers(ctx, surface, rescan); err != nil {
+		return false, err
 	}
 	// concepts that are no terms of the field go before any paper is
 	// linked to them: judged on counts that linking does not change
 	// (document frequencies, votes, broader terms), so the verdicts are
 	// those of every paper linked, without the links made and unmade
 	if err := s.judgeTerms(ctx); err != nil {
-		return err
+		return false, err
 	}
 	if err := s.rejectPending(ctx); err != nil {
-		return err
+		return false, err
 	}
 	linked := 0
 	for {
 		plan, err := s.settlePlan(ctx)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if rescan != nil { // one rewrite of a paper for both
 			plan.add.merge(rescan)
@@ -71,14 +105,14 @@ func (s *Service) settle(ctx context.Context) error {
 			break
 		}
 		if err := s.settleApply(ctx, plan); err != nil {
-			return err
+			return false, err
 		}
 		linked += plan.add.count()
 		s.report(StageLink, linked, 0)
 		// words found modifiers as papers were linked to them go; a
 		// broader term made for their narrower ones is linked next round
 		if err := s.rejectPending(ctx); err != nil {
-			return err
+			return false, err
 		}
 	}
 	// the marks go in transactions of bounded size: a 250,000-paper ingest
@@ -94,18 +128,20 @@ func (s *Service) settle(ctx context.Context) error {
 			}
 			return nil
 		}); err != nil {
-			return err
+			return false, err
 		}
 		marked = marked[n:]
 	}
-	if err := s.settleCoOccurrence(ctx); err != nil {
-		return err
+	if s.terms == nil { // nothing scans (rescanPlan)
+		return false, nil
 	}
-	if err := s.settlePeople(ctx); err != nil {
-		return err
+	r, err := s.store.Read(ctx)
+	if err != nil {
+		return false, err
 	}
-	s.report(StageSettleDone, 0, 0)
-	return nil
+	defer r.Close()
+	err = r.Terms(IdxRescan, "", func(string, NodeID) bool { more = true; return false })
+	return more, err
 }
 
 // settlement is one round of SettleConcepts.

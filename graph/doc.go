@@ -128,6 +128,11 @@
 // Some names are found by scanning the stored texts instead (one-word
 // names, acronyms, names used by more papers than uses are recorded for;
 // markBackfill): the settle scans for every name of each concept marked.
+// A concept the settle makes itself (the broader term of a word it drops)
+// is scanned for in a further pass of the same settle, and a recorded use
+// of a pair outweighs a scan's finding of it (gains.scanned): a settle ends
+// where a settle run again would, however it was interrupted
+// (TestSettleIsAFixedPoint, the crash test).
 // A paper's first scan stores a print of its text (ScanPrinter: a Bloom
 // filter of its words and of its neighbouring words joined, ~1 KB); later
 // scans read only the texts whose print may spell one of the names from

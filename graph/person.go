@@ -236,6 +236,10 @@ type personUse struct {
 // snapshot, on every core) before it applies their changes.
 const reclusterRound = 4096
 
+// foldCacheMax is the size of a generation of the settle's fold keys
+// (foldCache): two of them hold at most some 50 MB.
+const foldCacheMax = 1 << 19
+
 // reclusterBlocks clusters the people of the given names again: each
 // round plans the names on snapshots, one goroutine per core (each name's
 // partition depends on its papers alone, and names are independent), then
@@ -260,6 +264,7 @@ func (s *Service) reclusterBlocks(ctx context.Context, blocks []string) error {
 		caches[i] = &peopleCache{withInfo: withInfo}
 	}
 	marked := map[NodeID]bool{} // profile marks written by this settle (markProfile)
+	folds := newFoldCache(foldCacheMax)
 	for start := 0; start < len(blocks); start += reclusterRound {
 		round := blocks[start:min(start+reclusterRound, len(blocks))]
 		plans := make([]*blockPlan, len(round))
@@ -267,7 +272,7 @@ func (s *Service) reclusterBlocks(ctx context.Context, blocks []string) error {
 		if err != nil {
 			return err
 		}
-		outlines, rp, err := readRound(ctx, rs, codes, round)
+		outlines, rp, err := readRound(ctx, rs, codes, folds, round)
 		if err == nil {
 			err = inChunks(ctx, rs, len(round), func(r Reader, k, i int) error {
 				caches[k].round = rp

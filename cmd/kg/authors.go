@@ -38,6 +38,11 @@ first for --recluster (one process per data folder).`, std.err, &c)
 	if (name != "") == (*recluster || *corrections) || *recluster && *corrections {
 		return usageExit(fs)
 	}
+	if *recluster {
+		// it reads every name's papers, as an ingest's settle does: under a
+		// container's memory limit the heap gets the ingest's share of it
+		setMemLimit(0, false, ingestHeapShare, log)
+	}
 	db, err := openStore(c.data, !*recluster, false, log)
 	if err != nil {
 		return err

@@ -151,9 +151,9 @@ func readRound(ctx context.Context, rs []Reader, codes []map[NodeID]string, fc *
 // foldCache keeps the fold keys of the authors read by a settle's earlier
 // rounds. A round's papers have some eight authors each, and the same
 // people recur round after round: on 250,000 grown papers the rounds read
-// 3.39 million authors for 644,000 people, and at 1M those reads of
-// author nodes spread over the whole store were what the page cache could
-// not hold. A person's label never changes (a split names the new person
+// 3.39 million authors for 644,000 people, each a seek and a decode at
+// random over the store (at 1M in 2 GiB the stage was disk-bound; which
+// of its reads the page cache missed was not measured). A person's label never changes (a split names the new person
 // as the old; ids are not reused), so a fold key read once stays true for
 // the settle. Two generations of at most max entries bound the memory
 // (about 50 bytes an entry): a key read again moves to the current one,

@@ -153,9 +153,9 @@ func readRound(ctx context.Context, rs []Reader, codes []map[NodeID]string, fc *
 // people recur round after round: on 250,000 grown papers the rounds read
 // 3.39 million authors for 644,000 people, each a seek and a decode at
 // random over the store (at 1M in 2 GiB the stage was disk-bound; which
-// of its reads the page cache missed was not measured). A person's label never changes (a split names the new person
-// as the old; ids are not reused), so a fold key read once stays true for
-// the settle. Two generations of at most max entries bound the memory
+// of its reads the page cache missed was not measured). A person's label
+// never changes within a settle (a split names the new person as the
+// old; ids are not reused), so a fold key read once stays true for it. Two generations of at most max entries bound the memory
 // (about 50 bytes an entry): a key read again moves to the current one,
 // and when that is full the older is dropped.
 type foldCache struct {
